@@ -1,0 +1,200 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Metrics are the measurements of one run. Counts are float64 so replicates
+// can be averaged; a single run's counts are whole numbers.
+type Metrics struct {
+	Recovered      bool    // healthy from some time after the fault to the end of the run
+	RecoveryS      float64 // seconds from the end of the fault until healthy for good; NaN when never
+	Requests       float64 // user (top-level) requests that arrived
+	Calls          float64 // attempts that reached the dependency
+	PeakCalls      float64 // the most calls the dependency received in one tick
+	PeakLoadX      float64 // peak calls per second at the dependency / base arrival rate
+	WindowRateX    float64 // mean calls per second during the fault / base arrival rate
+	WindowCalls    float64 // mean calls per second at the dependency during the fault
+	PeakQueue      float64 // the most calls waiting at the dependency
+	Successful     float64 // user requests that got a success
+	Failed         float64 // user requests that got an error
+	Pending        float64 // user requests without an answer when the run ended
+	RetriesRefused float64 // retries a budget refused
+	Served         float64 // calls the dependency completed
+	WastedServed   float64 // of those, calls whose caller had given up
+}
+
+// Amplification is calls per user request.
+func (m *Metrics) Amplification() float64 { return ratio(m.Calls, m.Requests) }
+
+// Wasted is the share of the dependency's work spent on calls whose caller
+// had given up.
+func (m *Metrics) Wasted() float64 { return ratio(m.WastedServed, m.Served) }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// Result is what one grid cell produced: the metrics (means over the
+// replicates), their spread, the time series when it was asked for, and
+// warnings about the run.
+type Result struct {
+	Metrics
+	Replicates     int     // seeded runs behind the numbers
+	RecoveredShare float64 // share of replicates that recovered
+	SD             Metrics // standard deviation over replicates (zero for one run); SD.RecoveryS over the recovered ones
+	Series         *Series // per-second series of the first replicate, when asked for
+	Warnings       []string
+}
+
+// Series is a time series in bins of Step seconds.
+type Series struct {
+	Step float64     // bin width in seconds
+	Rows []SeriesRow // one per bin, in time order
+}
+
+// SeriesRow is one bin of a Series. Counts are totals over the bin; Queue and
+// InFlight are the values at its end; Capacity is the dependency's capacity
+// per second during the bin.
+type SeriesRow struct {
+	T          float64 // start of the bin, seconds
+	Requests   float64 // new user requests
+	Calls      float64 // attempts that reached the dependency
+	Retries    float64 // of those, retries
+	Successes  float64 // user requests answered with a success
+	Failures   float64 // user requests answered with an error
+	Timeouts   float64 // attempts a caller gave up on
+	Refused    float64 // retries a budget refused
+	Served     float64 // calls the dependency completed
+	Wasted     float64 // of those, calls nobody waited for any more
+	Queue      float64 // calls waiting at the dependency
+	InFlight   float64 // user requests without an answer yet
+	Capacity   float64 // calls per second the dependency could serve
+	Unhealthy  bool    // the health rule failed at the end of the bin
+}
+
+// engine runs one seeded replicate of a validated scenario.
+type engine func(sc *Scenario, seed uint64, series bool) (Metrics, *Series, []string)
+
+// Run simulates one grid cell: sc.Replicates runs seeded from seed, averaged.
+// series asks for the per-second time series of the first replicate.
+func Run(sc Scenario, seed uint64, series bool) (Result, error) {
+	if err := sc.Validate(); err != nil {
+		return Result{}, err
+	}
+	var run engine
+	switch sc.Engine {
+	case "queue":
+		if err := queueSupports(&sc); err != nil {
+			return Result{}, err
+		}
+		run = runQueue
+	default:
+		return Result{}, bad("engine", "the %s engine is not built yet", sc.Engine)
+	}
+	runs := make([]Metrics, sc.Replicates)
+	var res Result
+	for r := range runs {
+		m, s, w := run(&sc, ReplicateSeed(seed, r), series && r == 0)
+		runs[r] = m
+		if r == 0 {
+			res.Series = s
+		}
+		res.Warnings = append(res.Warnings, w...)
+	}
+	res.Metrics, res.SD, res.RecoveredShare = aggregate(runs)
+	res.Replicates = len(runs)
+	return res, nil
+}
+
+// ReplicateSeed derives the seed of replicate r from a cell's seed; replicate
+// 0 uses the cell's seed itself.
+func ReplicateSeed(seed uint64, r int) uint64 {
+	if r == 0 {
+		return seed
+	}
+	return SplitMix(seed ^ SplitMix(uint64(r)))
+}
+
+// SplitMix is the SplitMix64 finaliser: a cheap, well-mixed hash of x, used
+// to derive independent seeds.
+func SplitMix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// aggregate averages replicate metrics. Recovered holds when every replicate
+// recovered; RecoveryS is the mean over the replicates that recovered.
+func aggregate(runs []Metrics) (mean, sd Metrics, share float64) {
+	n := float64(len(runs))
+	if len(runs) == 1 {
+		m := runs[0]
+		if m.Recovered {
+			share = 1
+		}
+		return m, Metrics{}, share
+	}
+	fields := func(m *Metrics) []*float64 {
+		return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.PeakQueue,
+			&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed}
+	}
+	mean.Recovered = true
+	var rec []float64
+	for i := range runs {
+		r := &runs[i]
+		for j, p := range fields(r) {
+			*fields(&mean)[j] += *p / n
+		}
+		if r.Recovered {
+			rec = append(rec, r.RecoveryS)
+		} else {
+			mean.Recovered = false
+		}
+	}
+	for i := range runs {
+		for j, p := range fields(&runs[i]) {
+			d := *p - *fields(&mean)[j]
+			*fields(&sd)[j] += d * d / (n - 1)
+		}
+	}
+	for _, p := range fields(&sd) {
+		*p = math.Sqrt(*p)
+	}
+	mean.RecoveryS, sd.RecoveryS = meanSD(rec)
+	return mean, sd, float64(len(rec)) / n
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	var m float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	if len(xs) == 1 {
+		return m, 0
+	}
+	var v float64
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(v / float64(len(xs)-1))
+}
+
+// String gives a one-line summary, for logs and test failures.
+func (m Metrics) String() string {
+	rec := "never"
+	if m.Recovered {
+		rec = fmt.Sprintf("after %gs", m.RecoveryS)
+	}
+	return fmt.Sprintf("recovered %s, requests %g, calls %g (%.2fx), peak %gx, peak queue %g, ok %g, failed %g, pending %g, refused %g, wasted %.1f%%",
+		rec, m.Requests, m.Calls, m.Amplification(), m.PeakLoadX, m.PeakQueue, m.Successful, m.Failed, m.Pending, m.RetriesRefused, 100*m.Wasted())
+}

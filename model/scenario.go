@@ -1,0 +1,369 @@
+// Package model simulates retry storms: a chain of callers with retry
+// policies above one dependency, a fault, and the measurements that tell
+// whether the system recovered. It is pure: no I/O, no globals, every random
+// stream seeded by the caller.
+//
+// Two engines share one Scenario and one Result:
+//
+//   - "queue": deterministic and counted in cohorts (enqueue tick, attempt),
+//     the model of "Retry Storms: Simulate How a 30-Second Blip Becomes an
+//     Outage That Never Ends". A chain is flattened to one caller whose
+//     attempts are the product of the layers' attempts.
+//   - "stochastic": seeded, request-level where a generator order must be
+//     kept and cohort-sampled where that is exact in distribution; explicit
+//     chains, backoff and jitter, bursty and closed-loop arrivals.
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Scenario is everything one simulation run needs: the arrivals, the chain of
+// callers with their retry policies, the dependency at the bottom and the
+// faults that hit it. Struct tags carry the TOML key, the unit and a short
+// description; the loader, the README reference and the reports read them.
+type Scenario struct {
+	Engine     string     `toml:"engine" doc:"simulation engine: queue (deterministic cohorts) or stochastic (seeded, request level)"`
+	Tick       Duration   `toml:"tick" doc:"length of one simulation step"`
+	Duration   Duration   `toml:"duration" doc:"simulated time"`
+	Load       float64    `toml:"load" unit:"requests/s" doc:"new user requests per second (open loop)"`
+	Arrivals   string     `toml:"arrivals" doc:"constant, poisson (open loop) or closed (clients with one request outstanding)"`
+	Clients    int        `toml:"clients" doc:"closed loop: number of clients; open loop: callers the load is split over (0 = 1)"`
+	Think      Duration   `toml:"think" doc:"closed loop: pause between a client's requests"`
+	Layers     int        `toml:"layers" doc:"depth of the caller chain; the last [[scenario.layer]] repeats to fill it (0 = as many as written)"`
+	Layer      []Layer    `toml:"layer" doc:"the callers, top (edge) first"`
+	Chain      string     `toml:"chain" doc:"nested (each layer's retry is a new call down the chain) or flat (one caller with the product of the attempts); empty = the engine's own (queue: flat, stochastic: nested)"`
+	Budget     Budget     `toml:"budget" doc:"retry budget"`
+	Dependency Dependency `toml:"dependency" doc:"the dependency at the bottom of the chain"`
+	Fault      []Fault    `toml:"fault" doc:"faults, each over a window"`
+	Health     Health     `toml:"health" doc:"what counts as healthy"`
+	RNG        string     `toml:"rng" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
+	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
+}
+
+// Layer is one caller in the chain and its retry policy.
+type Layer struct {
+	Name     string   `toml:"name" doc:"label used in reports"`
+	Attempts int      `toml:"attempts" doc:"tries per call, the first included (3 = one call and up to two retries)"`
+	Timeout  Duration `toml:"timeout" doc:"per-try timeout: the caller gives up on an attempt after it (0 = waits forever)"`
+	Backoff  Backoff  `toml:"backoff" doc:"wait before a retry"`
+}
+
+// Backoff is the wait before a retry, after the failure is seen.
+type Backoff struct {
+	Kind   string   `toml:"kind" doc:"none (retry in the next tick), constant or exponential"`
+	Base   Duration `toml:"base" doc:"first wait (constant: every wait)"`
+	Factor float64  `toml:"factor" doc:"exponential: growth per retry"`
+	Cap    Duration `toml:"cap" doc:"exponential: longest wait (0 = no cap)"`
+	Jitter string   `toml:"jitter" doc:"none, full (uniform 0..wait), equal (wait/2 + uniform 0..wait/2) or decorrelated (uniform base..3×previous, capped)"`
+}
+
+// Budget limits retries as a share of traffic rather than per request.
+type Budget struct {
+	Kind      string  `toml:"kind" doc:"none, per_tick (retries per tick ≤ round(ratio × arrivals that tick)), ratio (retries so far ≤ ratio × first attempts so far) or token_bucket (success adds ratio, a retry costs 1, refused below 1)"`
+	Ratio     float64 `toml:"ratio" doc:"retries allowed per request, or tokens a success deposits"`
+	MaxTokens float64 `toml:"max_tokens" doc:"token_bucket: bucket size; it starts full"`
+	Scope     string  `toml:"scope" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own) or client (each client its own)"`
+}
+
+// Dependency is the service at the bottom of the chain.
+type Dependency struct {
+	Capacity           float64  `toml:"capacity" unit:"calls/s" doc:"calls served per second"`
+	Queue              string   `toml:"queue" doc:"waiting room: fifo, lifo or none (a loss server: calls beyond the tick's capacity fail at once)"`
+	QueueLimit         int      `toml:"queue_limit" unit:"calls" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
+	DropExpired        bool     `toml:"drop_expired" doc:"discard waiting calls whose caller gave up instead of serving them"`
+	FailureProbability float64  `toml:"failure_probability" doc:"chance that a served call fails anyway"`
+	Latency            Duration `toml:"latency" doc:"stochastic: service time of one call (0 = answered within the tick)"`
+	LatencySlope       Duration `toml:"latency_slope" doc:"stochastic, with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
+	Collapse           Collapse `toml:"collapse" doc:"useful throughput lost to overload"`
+	Network            Network  `toml:"network" doc:"delay between layers"`
+}
+
+// Collapse makes an overloaded dependency do less useful work: above
+// capacity, throughput = capacity × max(floor, 1 − slope × (demand/capacity − 1)),
+// where demand is the work waiting plus arriving in the tick.
+type Collapse struct {
+	Slope float64 `toml:"slope" doc:"throughput lost per unit of overload (0 = no collapse)"`
+	Floor float64 `toml:"floor" doc:"share of capacity kept however deep the overload"`
+}
+
+// Network is the delay a call spends between two layers, each way.
+type Network struct {
+	Kind  string   `toml:"kind" doc:"none, constant or exponential"`
+	Delay Duration `toml:"delay" doc:"the delay, or its mean"`
+}
+
+// Fault is a trigger over a window.
+type Fault struct {
+	Kind     string   `toml:"kind" doc:"outage (capacity 0), degradation (capacity reduced to capacity), slowdown (service slower by factor) or spike (arrivals × factor)"`
+	Start    Duration `toml:"start" doc:"when it begins"`
+	Length   Duration `toml:"length" doc:"how long it lasts"`
+	Capacity float64  `toml:"capacity" unit:"calls/s" doc:"degradation: capacity during the window"`
+	Factor   float64  `toml:"factor" doc:"slowdown: latency multiplier; spike: arrival multiplier"`
+}
+
+// Health says what counts as healthy. The queue rule: the work waiting at the
+// dependency is at most capacity × timeout, so a new request is served before
+// its caller gives up. The goodput rule: over the last window, successes are at
+// least goodput × arrivals.
+type Health struct {
+	Rule    string   `toml:"rule" doc:"queue, goodput, or empty for the engine's choice (queue for a waiting room, goodput otherwise)"`
+	Goodput float64  `toml:"goodput" doc:"goodput rule: share of arrivals that must succeed"`
+	Window  Duration `toml:"window" doc:"goodput rule: the window it is measured over"`
+}
+
+// Default returns the scenario every experiment starts from: the 30-second
+// blip article's system without its blip (capacity 100/s, 70 new requests/s,
+// 1 s timeout, one attempt, 1 s ticks, one hour).
+func Default() Scenario {
+	return Scenario{
+		Engine:     "queue",
+		Tick:       Duration(time.Second),
+		Duration:   Duration(time.Hour),
+		Load:       70,
+		Arrivals:   "constant",
+		Layer:      []Layer{DefaultLayer()},
+		Budget:     Budget{Kind: "none", Scope: "chain"},
+		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}},
+		Health:     Health{Goodput: 0.95, Window: Duration(time.Second)},
+		RNG:        "pcg",
+		Replicates: 1,
+	}
+}
+
+// DefaultLayer is what a [[scenario.layer]] entry holds before its keys apply.
+func DefaultLayer() Layer {
+	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"}}
+}
+
+// DefaultFault is what a [[scenario.fault]] entry holds before its keys apply.
+func DefaultFault() Fault { return Fault{Kind: "outage", Factor: 1} }
+
+// ChainLayers returns the effective chain, top first: Layer stretched or cut
+// to Layers entries, the last entry repeating.
+func (s *Scenario) ChainLayers() []Layer {
+	n := s.Layers
+	if n <= 0 {
+		n = len(s.Layer)
+	}
+	out := make([]Layer, n)
+	for i := range out {
+		j := min(i, len(s.Layer)-1)
+		out[i] = s.Layer[j]
+	}
+	return out
+}
+
+// FlatAttempts is the attempts one user request may put on the dependency
+// when every call fails: the product of the layers' attempts.
+func (s *Scenario) FlatAttempts() int {
+	p := 1
+	for _, l := range s.ChainLayers() {
+		p *= l.Attempts
+		if p > math.MaxInt32 {
+			return math.MaxInt32
+		}
+	}
+	return p
+}
+
+// ChainMode is Chain with the engine's default filled in.
+func (s *Scenario) ChainMode() string {
+	if s.Chain != "" {
+		return s.Chain
+	}
+	if s.Engine == "queue" {
+		return "flat"
+	}
+	return "nested"
+}
+
+// FaultWindow returns the first fault's start and the last fault's end; ok is
+// false when there is no fault.
+func (s *Scenario) FaultWindow() (start, end Duration, ok bool) {
+	for _, f := range s.Fault {
+		if f.Length <= 0 {
+			continue
+		}
+		if !ok || f.Start < start {
+			start = f.Start
+		}
+		if e := f.Start + f.Length; !ok || e > end {
+			end = e
+		}
+		ok = true
+	}
+	return start, end, ok
+}
+
+// FieldError is a problem with one scenario key; Path is the key's dotted
+// TOML path below [scenario] (for example "dependency.capacity" or
+// "layer.1.timeout").
+type FieldError struct {
+	Path string
+	Msg  string
+}
+
+func (e *FieldError) Error() string { return e.Path + ": " + e.Msg }
+
+func bad(path, format string, args ...any) *FieldError {
+	return &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+func oneOf(path, v string, allowed ...string) *FieldError {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return bad(path, "%q is not allowed; use one of %s", v, strings.Join(allowed, ", "))
+}
+
+// Validate checks every value and the combinations the engines need. The
+// error is a *FieldError naming the key.
+func (s *Scenario) Validate() error {
+	check := []*FieldError{
+		oneOf("engine", s.Engine, "queue", "stochastic"),
+		oneOf("arrivals", s.Arrivals, "constant", "poisson", "closed"),
+		oneOf("chain", s.Chain, "", "nested", "flat"),
+		oneOf("rng", s.RNG, "pcg", "minstd"),
+		oneOf("budget.kind", s.Budget.Kind, "none", "per_tick", "ratio", "token_bucket"),
+		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client"),
+		oneOf("dependency.queue", s.Dependency.Queue, "fifo", "lifo", "none"),
+		oneOf("dependency.network.kind", s.Dependency.Network.Kind, "none", "constant", "exponential"),
+		oneOf("health.rule", s.Health.Rule, "", "queue", "goodput"),
+	}
+	for _, e := range check {
+		if e != nil {
+			return e
+		}
+	}
+	tick := s.Tick
+	switch {
+	case tick <= 0:
+		return bad("tick", "must be positive, got %v", tick)
+	case s.Duration < tick:
+		return bad("duration", "must be at least one tick (%v), got %v", tick, s.Duration)
+	case s.Duration/tick > 1e8:
+		return bad("duration", "%v of %v ticks is more than 100,000,000 ticks", s.Duration, tick)
+	case s.Load < 0 || math.IsNaN(s.Load) || math.IsInf(s.Load, 0):
+		return bad("load", "must be a finite number ≥ 0, got %v", s.Load)
+	case s.Clients < 0:
+		return bad("clients", "must be ≥ 0, got %d", s.Clients)
+	case s.Arrivals == "closed" && s.Clients == 0:
+		return bad("clients", "closed-loop arrivals need clients ≥ 1")
+	case s.Think < 0:
+		return bad("think", "must be ≥ 0, got %v", s.Think)
+	case s.Layers < 0 || s.Layers > 16:
+		return bad("layers", "must be between 0 and 16, got %d", s.Layers)
+	case len(s.Layer) == 0:
+		return bad("layer", "at least one layer is needed")
+	case s.Replicates < 1 || s.Replicates > 10000:
+		return bad("replicates", "must be between 1 and 10000, got %d", s.Replicates)
+	}
+	for i, l := range s.Layer {
+		p := fmt.Sprintf("layer.%d.", i)
+		switch {
+		case l.Attempts < 1 || l.Attempts > 1000:
+			return bad(p+"attempts", "must be between 1 and 1000, got %d", l.Attempts)
+		case l.Timeout < 0:
+			return bad(p+"timeout", "must be ≥ 0, got %v", l.Timeout)
+		}
+		if e := l.Backoff.validate(p + "backoff."); e != nil {
+			return e
+		}
+	}
+	if s.FlatAttempts() > 1_000_000 {
+		return bad("layer", "the chain allows %d attempts per request; more than 1,000,000 is not simulated", s.FlatAttempts())
+	}
+	if e := s.Budget.validate(); e != nil {
+		return e
+	}
+	if e := s.Dependency.validate(); e != nil {
+		return e
+	}
+	for i, f := range s.Fault {
+		if e := f.validate(fmt.Sprintf("fault.%d.", i)); e != nil {
+			return e
+		}
+	}
+	if h := s.Health; h.Goodput <= 0 || h.Goodput > 1 {
+		return bad("health.goodput", "must be in (0, 1], got %v", h.Goodput)
+	} else if h.Window <= 0 {
+		return bad("health.window", "must be positive, got %v", h.Window)
+	}
+	return nil
+}
+
+func (b Backoff) validate(p string) *FieldError {
+	if e := oneOf(p+"kind", b.Kind, "none", "constant", "exponential"); e != nil {
+		return e
+	}
+	if e := oneOf(p+"jitter", b.Jitter, "none", "full", "equal", "decorrelated"); e != nil {
+		return e
+	}
+	switch {
+	case b.Base < 0:
+		return bad(p+"base", "must be ≥ 0, got %v", b.Base)
+	case b.Cap < 0:
+		return bad(p+"cap", "must be ≥ 0, got %v", b.Cap)
+	case b.Factor < 1 || b.Factor > 100:
+		return bad(p+"factor", "must be between 1 and 100, got %v", b.Factor)
+	case b.Kind != "none" && b.Base == 0:
+		return bad(p+"base", "a %s backoff needs a base wait > 0", b.Kind)
+	}
+	return nil
+}
+
+func (b Budget) validate() *FieldError {
+	switch {
+	case b.Ratio < 0 || b.Ratio > 1000 || math.IsNaN(b.Ratio):
+		return bad("budget.ratio", "must be between 0 and 1000, got %v", b.Ratio)
+	case b.Kind == "token_bucket" && b.MaxTokens < 1:
+		return bad("budget.max_tokens", "a token bucket needs max_tokens ≥ 1, got %v", b.MaxTokens)
+	}
+	return nil
+}
+
+func (d Dependency) validate() *FieldError {
+	p := "dependency."
+	switch {
+	case d.Capacity < 0 || math.IsNaN(d.Capacity) || math.IsInf(d.Capacity, 0):
+		return bad(p+"capacity", "must be a finite number ≥ 0, got %v", d.Capacity)
+	case d.QueueLimit < 0:
+		return bad(p+"queue_limit", "must be ≥ 0 (0 = unbounded), got %d", d.QueueLimit)
+	case d.FailureProbability < 0 || d.FailureProbability > 1:
+		return bad(p+"failure_probability", "must be between 0 and 1, got %v", d.FailureProbability)
+	case d.Latency < 0:
+		return bad(p+"latency", "must be ≥ 0, got %v", d.Latency)
+	case d.LatencySlope < 0:
+		return bad(p+"latency_slope", "must be ≥ 0, got %v", d.LatencySlope)
+	case d.Collapse.Slope < 0:
+		return bad(p+"collapse.slope", "must be ≥ 0, got %v", d.Collapse.Slope)
+	case d.Collapse.Floor < 0 || d.Collapse.Floor > 1:
+		return bad(p+"collapse.floor", "must be between 0 and 1, got %v", d.Collapse.Floor)
+	case d.Network.Delay < 0:
+		return bad(p+"network.delay", "must be ≥ 0, got %v", d.Network.Delay)
+	}
+	return nil
+}
+
+func (f Fault) validate(p string) *FieldError {
+	if e := oneOf(p+"kind", f.Kind, "outage", "degradation", "slowdown", "spike"); e != nil {
+		return e
+	}
+	switch {
+	case f.Start < 0:
+		return bad(p+"start", "must be ≥ 0, got %v", f.Start)
+	case f.Length < 0:
+		return bad(p+"length", "must be ≥ 0, got %v", f.Length)
+	case f.Capacity < 0 || math.IsNaN(f.Capacity):
+		return bad(p+"capacity", "must be ≥ 0, got %v", f.Capacity)
+	case (f.Kind == "slowdown" || f.Kind == "spike") && !(f.Factor > 0):
+		return bad(p+"factor", "a %s needs factor > 0, got %v", f.Kind, f.Factor)
+	}
+	return nil
+}
