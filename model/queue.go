@@ -323,6 +323,7 @@ func (s *queueSim) run(series bool) (Metrics, *Series, []string) {
 					s.fail(t, co.attempt, co.n, &row)
 				}
 			}
+			s.mergeAbandoned(max(lo, s.head), min(hi, len(s.q)))
 		}
 		s.compact()
 
@@ -460,6 +461,28 @@ func (s *queueSim) serve(t int, c int64, row *SeriesRow) {
 			}
 		}
 		s.head = len(s.q)
+	}
+}
+
+// mergeAbandoned folds the cohorts q[lo:hi], one tick's calls whose callers
+// have all given up, into one: their attempt numbers no longer matter, only
+// how many are still waiting. A storm's backlog then costs one cohort per
+// tick instead of one per tick and attempt.
+func (s *queueSim) mergeAbandoned(lo, hi int) {
+	if hi-lo < 2 {
+		return
+	}
+	var n int64
+	for i := lo; i < hi; i++ {
+		n += s.q[i].n
+	}
+	s.q[lo].n, s.q[lo].attempt = n, 0
+	removed := hi - lo - 1
+	s.q = append(s.q[:lo+1], s.q[hi:]...)
+	for i, st := range s.starts {
+		if st >= hi {
+			s.starts[i] = st - removed
+		}
 	}
 }
 

@@ -61,20 +61,20 @@ type Series struct {
 // InFlight are the values at its end; Capacity is the dependency's capacity
 // per second during the bin.
 type SeriesRow struct {
-	T          float64 // start of the bin, seconds
-	Requests   float64 // new user requests
-	Calls      float64 // attempts that reached the dependency
-	Retries    float64 // of those, retries
-	Successes  float64 // user requests answered with a success
-	Failures   float64 // user requests answered with an error
-	Timeouts   float64 // attempts a caller gave up on
-	Refused    float64 // retries a budget refused
-	Served     float64 // calls the dependency completed
-	Wasted     float64 // of those, calls nobody waited for any more
-	Queue      float64 // calls waiting at the dependency
-	InFlight   float64 // user requests without an answer yet
-	Capacity   float64 // calls per second the dependency could serve
-	Unhealthy  bool    // the health rule failed at the end of the bin
+	T         float64 // start of the bin, seconds
+	Requests  float64 // new user requests
+	Calls     float64 // attempts that reached the dependency
+	Retries   float64 // of those, retries
+	Successes float64 // user requests answered with a success
+	Failures  float64 // user requests answered with an error
+	Timeouts  float64 // attempts a caller gave up on
+	Refused   float64 // retries a budget refused
+	Served    float64 // calls the dependency completed
+	Wasted    float64 // of those, calls nobody waited for any more
+	Queue     float64 // calls waiting at the dependency
+	InFlight  float64 // user requests without an answer yet
+	Capacity  float64 // calls per second the dependency could serve
+	Unhealthy bool    // the health rule failed at the end of the bin
 }
 
 // engine runs one seeded replicate of a validated scenario.

@@ -367,3 +367,14 @@ func (f Fault) validate(p string) *FieldError {
 	}
 	return nil
 }
+
+// Check validates sc and that its engine models everything it asks for.
+func Check(sc *Scenario) error {
+	if err := sc.Validate(); err != nil {
+		return err
+	}
+	if sc.Engine == "queue" {
+		return queueSupports(sc)
+	}
+	return nil
+}

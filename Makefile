@@ -1,0 +1,35 @@
+# stormlab: `make report` regenerates every report, `make test` proves the
+# committed baselines still hold.
+GO          ?= go
+BIN         := bin/stormlab
+EXPERIMENTS := $(sort $(wildcard experiments/*.toml))
+
+.PHONY: build report test check bench fuzz clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/stormlab
+
+# Regenerate reports/<experiment>/ for every experiment, and reports/README.md.
+report: build
+	$(BIN) run $(EXPERIMENTS)
+
+# Vet, race-enabled tests, then compare regenerated CSVs with the baselines.
+test: build
+	$(GO) vet ./...
+	$(GO) test -race ./...
+	$(BIN) check $(EXPERIMENTS)
+
+# Compare regenerated CSVs with the committed baselines only.
+check: build
+	$(BIN) check $(EXPERIMENTS)
+
+# Benchmarks, six runs each for benchstat: make bench > new.txt; benchstat old.txt new.txt
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./...
+
+# Fuzz the experiment loader for a minute.
+fuzz:
+	$(GO) test ./experiments -run '^$$' -fuzz FuzzLoad -fuzztime 1m
+
+clean:
+	rm -rf bin

@@ -1,0 +1,86 @@
+// Command stormlab runs retry-storm experiments: every cell of a TOML
+// experiment's grid as a seeded simulation, written as results.csv,
+// report.md and figures under reports/<name>/.
+//
+//	stormlab run [-out DIR] [-j N] [-set PATH=VALUE ...] FILE.toml ...
+//	stormlab check [-j N] [-baseline DIR] [FILE.toml ...]
+//	stormlab validate FILE.toml ...
+//	stormlab keys
+//
+// Exit codes: 0 ok, 1 failure or deviation from the baselines, 2 bad usage
+// or bad input.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/stormlab/stormlab/experiments"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	os.Exit(exitCode(os.Stderr, err))
+}
+
+// usageError is bad usage: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// errDeviation means check found differences, already printed: exit 1.
+var errDeviation = errors.New("regenerated results deviate from the baselines")
+
+// exitCode prints err (if any) and maps it to the exit code.
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "stormlab:", err)
+	var ue *usageError
+	var le *experiments.Error
+	if errors.As(err, &ue) || errors.As(err, &le) {
+		return 2
+	}
+	return 1
+}
+
+const usage = `stormlab runs retry-storm experiments and writes their reports.
+
+Usage:
+  stormlab run [-out DIR] [-j N] [-set PATH=VALUE ...] FILE.toml ...
+  stormlab check [-j N] [-baseline DIR] [FILE.toml ...]
+  stormlab validate FILE.toml ...
+  stormlab keys
+
+Run "stormlab COMMAND -h" for a command's flags and examples.
+`
+
+// run is the whole command behind main, testable without a process.
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &usageError{"no command given"}
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "check":
+		return cmdCheck(ctx, stdout, stderr, args[1:])
+	case "validate":
+		return cmdValidate(stdout, stderr, args[1:])
+	case "keys":
+		return cmdKeys(stdout, stderr, args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return &usageError{fmt.Sprintf("unknown command %q", args[0])}
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/reports"
+)
+
+var update = flag.Bool("update", false, "rewrite the generated sections of README.md")
+
+// TestREADMEReference keeps the README's generated tables (scenario keys,
+// results.csv columns) equal to what the code defines; -update rewrites them.
+func TestREADMEReference(t *testing.T) {
+	const path = "../../README.md"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, s := range []struct{ marker, body string }{
+		{"keys", experiments.ReferenceMarkdown()},
+		{"columns", reports.ColumnsMarkdown()},
+	} {
+		open := "<!-- " + s.marker + ":"
+		i := strings.Index(text, open)
+		j := strings.Index(text, "<!-- /"+s.marker+" -->")
+		if i < 0 || j < i {
+			t.Fatalf("README.md lacks the %s markers", s.marker)
+		}
+		i += strings.Index(text[i:], "-->\n") + len("-->\n")
+		if text[i:j] == s.body {
+			continue
+		}
+		if !*update {
+			t.Errorf("README.md's %s table is out of date; run go test ./cmd/stormlab -update", s.marker)
+			continue
+		}
+		text = text[:i] + s.body + text[j:]
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

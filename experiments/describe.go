@@ -1,0 +1,111 @@
+package experiments
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/stormlab/stormlab/model"
+)
+
+// Key describes one scenario key: its dotted path below [scenario], its
+// value (or default), unit and meaning, as the struct tags of model.Scenario
+// state them.
+type Key struct {
+	Path  string
+	Value string
+	Unit  string
+	Doc   string
+}
+
+// Describe lists every key of sc in declaration order, list entries by
+// index. The reports' scenario tables and the README's TOML reference come
+// from it.
+func Describe(sc model.Scenario) []Key {
+	var out []Key
+	var walk func(v reflect.Value, t reflect.StructField, path string)
+	walk = func(v reflect.Value, f reflect.StructField, path string) {
+		switch {
+		case v.Type() == durationType:
+		case v.Kind() == reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if k := tomlKey(v.Type().Field(i)); k != "" {
+					walk(v.Field(i), v.Type().Field(i), join(path, k))
+				}
+			}
+			return
+		case v.Kind() == reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i), f, join(path, strconv.Itoa(i)))
+			}
+			return
+		}
+		out = append(out, Key{Path: path, Value: format(v), Unit: f.Tag.Get("unit"), Doc: f.Tag.Get("doc")})
+	}
+	walk(reflect.ValueOf(sc), reflect.StructField{}, "")
+	return out
+}
+
+// Reference lists every key a [scenario] table accepts with its default:
+// list entries appear once, as "layer.N.attempts".
+func Reference() []Key {
+	sc := model.Default()
+	sc.Fault = []model.Fault{model.DefaultFault()}
+	var out []Key
+	seen := map[string]bool{}
+	for _, k := range Describe(sc) {
+		segs := strings.Split(k.Path, ".")
+		for i, s := range segs {
+			if _, err := strconv.Atoi(s); err == nil {
+				segs[i] = "N"
+			}
+		}
+		k.Path = strings.Join(segs, ".")
+		if !seen[k.Path] {
+			seen[k.Path] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Differs lists the keys of sc whose value differs from base.
+func Differs(sc, base model.Scenario) []Key {
+	had := map[string]string{}
+	for _, k := range Describe(base) {
+		had[k.Path] = k.Value
+	}
+	var out []Key
+	for _, k := range Describe(sc) {
+		if v, ok := had[k.Path]; !ok || v != k.Value {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func format(v reflect.Value) string {
+	if v.Type() == durationType {
+		return v.Interface().(model.Duration).String()
+	}
+	switch v.Kind() {
+	case reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'f', -1, 64)
+	case reflect.String:
+		return strconv.Quote(v.String())
+	}
+	return fmt.Sprint(v.Interface())
+}
+
+// ReferenceMarkdown is the TOML reference of every [scenario] key, its
+// default, unit and meaning, as a Markdown table (`stormlab keys` prints it;
+// the README embeds it).
+func ReferenceMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| key | default | unit | meaning |\n|---|---|---|---|\n")
+	for _, k := range Reference() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, strings.ReplaceAll(k.Doc, "|", `\|`))
+	}
+	return b.String()
+}

@@ -1,0 +1,275 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/stormlab/stormlab/model"
+)
+
+// This file maps dotted TOML paths onto model.Scenario by reflection, so the
+// file's [scenario] table, a [[policy]] entry, a grid axis and a -set flag all
+// change a scenario the same way, with the same checks.
+
+var durationType = reflect.TypeFor[model.Duration]()
+
+// keyError is a problem with the value at one dotted path.
+type keyError struct {
+	Path string // dotted path below [scenario]
+	Msg  string
+}
+
+func (e *keyError) Error() string { return e.Path + ": " + e.Msg }
+
+// setPath assigns v (a value as decoded from TOML: int64, float64, string,
+// bool, []any, map[string]any or []map[string]any) to the scenario field at
+// path. A "*" segment applies to every element of a list; an index equal to a
+// list's length appends an element holding that list's defaults.
+func setPath(sc *model.Scenario, path string, v any) error {
+	return set(reflect.ValueOf(sc).Elem(), strings.Split(path, "."), 0, v)
+}
+
+// set walks path[i:] from dst and assigns v at its end.
+func set(dst reflect.Value, path []string, i int, v any) error {
+	here := strings.Join(path[:i], ".")
+	if i == len(path) {
+		if err := assign(dst, v, here); err != nil {
+			return err
+		}
+		return nil
+	}
+	seg := path[i]
+	switch dst.Kind() {
+	case reflect.Struct:
+		if dst.Type() == durationType {
+			break
+		}
+		f, ok := fieldByKey(dst, seg)
+		if !ok {
+			return &keyError{Path: strings.Join(path[:i+1], "."), Msg: "unknown key; " + allowedKeys(dst.Type(), here)}
+		}
+		return set(f, path, i+1, v)
+	case reflect.Slice:
+		if seg == "*" {
+			for j := 0; j < dst.Len(); j++ {
+				if err := set(dst.Index(j), path, i+1, v); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		j, err := strconv.Atoi(seg)
+		if err != nil || j < 0 || j > dst.Len() {
+			return &keyError{Path: strings.Join(path[:i+1], "."),
+				Msg: fmt.Sprintf("%s has entries 0..%d; name one of them, or %d to add one", here, dst.Len()-1, dst.Len())}
+		}
+		if j == dst.Len() {
+			dst.Set(reflect.Append(dst, defaultElem(dst.Type().Elem())))
+		}
+		return set(dst.Index(j), path, i+1, v)
+	}
+	return &keyError{Path: strings.Join(path[:i+1], "."), Msg: fmt.Sprintf("%s is a single value and has no key %q", here, seg)}
+}
+
+// assign stores a decoded TOML value in dst, converting where it is lossless.
+func assign(dst reflect.Value, v any, path string) error {
+	fail := func(format string, args ...any) error {
+		return &keyError{Path: path, Msg: fmt.Sprintf(format, args...)}
+	}
+	if dst.Type() == durationType {
+		var d model.Duration
+		switch x := v.(type) {
+		case string:
+			var err error
+			if d, err = model.ParseDuration(x); err != nil {
+				return fail("%v", err)
+			}
+		case int64:
+			d = model.Seconds(float64(x))
+		case float64:
+			d = model.Seconds(x)
+		default:
+			return fail("wants a duration like \"30s\", got %s", describe(v))
+		}
+		dst.Set(reflect.ValueOf(d))
+		return nil
+	}
+	switch dst.Kind() {
+	case reflect.Float64:
+		switch x := v.(type) {
+		case float64:
+			dst.SetFloat(x)
+		case int64:
+			dst.SetFloat(float64(x))
+		default:
+			return fail("wants a number, got %s", describe(v))
+		}
+	case reflect.Int:
+		switch x := v.(type) {
+		case int64:
+			dst.SetInt(x)
+		case float64:
+			if x != math.Trunc(x) || math.Abs(x) > 1e15 {
+				return fail("wants a whole number, got %v", x)
+			}
+			dst.SetInt(int64(x))
+		default:
+			return fail("wants a whole number, got %s", describe(v))
+		}
+	case reflect.Bool:
+		b, ok := v.(bool)
+		if !ok {
+			return fail("wants true or false, got %s", describe(v))
+		}
+		dst.SetBool(b)
+	case reflect.String:
+		s, ok := v.(string)
+		if !ok {
+			return fail("wants a string, got %s", describe(v))
+		}
+		dst.SetString(s)
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fail("is a table (%s); give it as { key = value, ... }, got %s", allowedKeys(dst.Type(), path), describe(v))
+		}
+		for _, k := range sortedKeys(m) {
+			if err := set(dst, append(splitPath(path), k), len(splitPath(path)), m[k]); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		items, ok := listOfTables(v)
+		if !ok {
+			return fail("is a list of tables ([[...]] entries), got %s", describe(v))
+		}
+		fresh := reflect.MakeSlice(dst.Type(), 0, len(items))
+		for range items {
+			fresh = reflect.Append(fresh, defaultElem(dst.Type().Elem()))
+		}
+		dst.Set(fresh)
+		for j, m := range items {
+			if err := assign(dst.Index(j), m, path+"."+strconv.Itoa(j)); err != nil {
+				return err
+			}
+		}
+	default:
+		return fail("cannot be set (internal: %s)", dst.Kind())
+	}
+	return nil
+}
+
+func splitPath(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, ".")
+}
+
+// listOfTables accepts the shapes TOML decodes an array of tables into.
+func listOfTables(v any) ([]map[string]any, bool) {
+	switch x := v.(type) {
+	case []map[string]any:
+		return x, true
+	case []any:
+		out := make([]map[string]any, len(x))
+		for i, e := range x {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			out[i] = m
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// defaultElem is the value a new list entry starts from.
+func defaultElem(t reflect.Type) reflect.Value {
+	switch t {
+	case reflect.TypeFor[model.Layer]():
+		return reflect.ValueOf(model.DefaultLayer())
+	case reflect.TypeFor[model.Fault]():
+		return reflect.ValueOf(model.DefaultFault())
+	}
+	return reflect.New(t).Elem()
+}
+
+// fieldByKey finds the struct field whose toml tag is key.
+func fieldByKey(v reflect.Value, key string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if tomlKey(t.Field(i)) == key {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+func tomlKey(f reflect.StructField) string {
+	k, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	if k == "-" || !f.IsExported() {
+		return ""
+	}
+	return k
+}
+
+// allowedKeys lists the keys a table accepts, for error messages.
+func allowedKeys(t reflect.Type, table string) string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		if k := tomlKey(t.Field(i)); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	where := "[scenario]"
+	if table != "" {
+		where = "scenario." + table
+	}
+	return where + " accepts " + strings.Join(keys, ", ")
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// describe names a decoded TOML value's type for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case int64, float64:
+		return fmt.Sprintf("the number %v", x)
+	case bool:
+		return fmt.Sprintf("%v", x)
+	case map[string]any:
+		return "a table"
+	case []any, []map[string]any:
+		return "a list"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// isKeyError reports whether err is a problem with a scenario key, and which.
+func isKeyError(err error) (path string, ok bool) {
+	var ke *keyError
+	if errors.As(err, &ke) {
+		return ke.Path, true
+	}
+	var fe *model.FieldError
+	if errors.As(err, &fe) {
+		return fe.Path, true
+	}
+	return "", false
+}

@@ -1,0 +1,71 @@
+package model
+
+// Metric is one measurement of a Result, named as its results.csv column.
+// Reports and figures look metrics up here, so every renderer speaks of the
+// same numbers with the same names.
+type Metric struct {
+	Name string // results.csv column
+	Doc  string // what it means, with its unit
+	Kind string // "bool", "count", "ratio" or "seconds"
+	// Value reads the metric from a result; NaN means "no value" (recovery
+	// time of a run that never recovered). Booleans read as 0 or 1.
+	Value func(r *Result) float64
+	// SD reads the spread over replicates, nil when it has none.
+	SD func(r *Result) float64
+}
+
+// MetricList lists every metric in results.csv order.
+func MetricList() []Metric {
+	b := func(x bool) float64 {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	return []Metric{
+		{"recovered", "healthy again after the fault and stayed healthy to the end (every replicate)", "bool",
+			func(r *Result) float64 { return b(r.Recovered) }, nil},
+		{"recovery_s", "seconds from the end of the fault until healthy for good; empty when never", "seconds",
+			func(r *Result) float64 { return r.RecoveryS }, func(r *Result) float64 { return r.SD.RecoveryS }},
+		{"requests", "user (top-level) requests that arrived", "count",
+			func(r *Result) float64 { return r.Requests }, func(r *Result) float64 { return r.SD.Requests }},
+		{"calls", "attempts that reached the dependency", "count",
+			func(r *Result) float64 { return r.Calls }, func(r *Result) float64 { return r.SD.Calls }},
+		{"amplification", "calls / requests", "ratio",
+			func(r *Result) float64 { return r.Amplification() }, nil},
+		{"peak_calls", "the most calls the dependency received in one tick", "count",
+			func(r *Result) float64 { return r.PeakCalls }, func(r *Result) float64 { return r.SD.PeakCalls }},
+		{"peak_load_x", "peak calls per second at the dependency / base arrival rate", "ratio",
+			func(r *Result) float64 { return r.PeakLoadX }, func(r *Result) float64 { return r.SD.PeakLoadX }},
+		{"window_calls_per_s", "mean calls per second at the dependency during the fault", "ratio",
+			func(r *Result) float64 { return r.WindowCalls }, func(r *Result) float64 { return r.SD.WindowCalls }},
+		{"window_rate_x", "window_calls_per_s / base arrival rate", "ratio",
+			func(r *Result) float64 { return r.WindowRateX }, func(r *Result) float64 { return r.SD.WindowRateX }},
+		{"peak_queue", "the most calls waiting at the dependency", "count",
+			func(r *Result) float64 { return r.PeakQueue }, func(r *Result) float64 { return r.SD.PeakQueue }},
+		{"successful", "user requests that got a success", "count",
+			func(r *Result) float64 { return r.Successful }, func(r *Result) float64 { return r.SD.Successful }},
+		{"failed", "user requests that got an error (attempts exhausted, budget, shed, deadline)", "count",
+			func(r *Result) float64 { return r.Failed }, func(r *Result) float64 { return r.SD.Failed }},
+		{"pending", "user requests still without an answer when the run ended", "count",
+			func(r *Result) float64 { return r.Pending }, func(r *Result) float64 { return r.SD.Pending }},
+		{"retries_refused", "retries a budget refused", "count",
+			func(r *Result) float64 { return r.RetriesRefused }, func(r *Result) float64 { return r.SD.RetriesRefused }},
+		{"wasted", "share (0..1) of the dependency's work spent on calls whose caller had given up", "ratio",
+			func(r *Result) float64 { return r.Wasted() }, nil},
+		{"replicates", "seeded runs behind the row", "count",
+			func(r *Result) float64 { return float64(r.Replicates) }, nil},
+		{"recovered_share", "share of the replicates that recovered", "ratio",
+			func(r *Result) float64 { return r.RecoveredShare }, nil},
+	}
+}
+
+// LookupMetric finds a metric by its column name.
+func LookupMetric(name string) (Metric, bool) {
+	for _, m := range MetricList() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}

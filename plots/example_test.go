@@ -1,0 +1,153 @@
+package plots_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"log"
+	"strings"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/plots"
+)
+
+// A small blip experiment: two policies, three loads, three blip lengths,
+// five simulated minutes. The examples below add their figure to it.
+const small = `
+title = "A small blip grid"
+seed = 1
+
+[scenario]
+engine = "queue"
+tick = "1s"
+duration = "5m"
+dependency.capacity = 100
+layer = [{ timeout = "1s" }]
+fault = [{ kind = "outage", start = "60s", length = "30s" }]
+
+[[policy]]
+name = "no retries"
+attempts = 1
+
+[[policy]]
+name = "27 attempts"
+attempts = 27
+`
+
+// render parses the experiment, runs it and renders its figures.
+func render(src string, sets ...string) (*experiments.Experiment, []plots.Figure) {
+	e, err := experiments.Parse("small.toml", []byte(src), sets)
+	if err != nil {
+		log.Fatal(err)
+	}
+	results, err := experiments.Run(context.Background(), e, 4, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	figs, err := plots.Render(e, results)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return e, figs
+}
+
+// panels is the number of panels a figure has: one per value of its panel
+// axis.
+func panels(e *experiments.Experiment, spec experiments.Figure) int {
+	if ax, ok := e.Axis(spec.Panel); ok {
+		return len(ax.Values)
+	}
+	return 1
+}
+
+// describe prints what a report needs of a figure.
+func describe(f plots.Figure) {
+	cfg, err := png.DecodeConfig(bytes.NewReader(f.PNG))
+	if err != nil {
+		log.Fatal(err)
+	}
+	params, _, _ := strings.Cut(f.Caption, ". ")
+	fmt.Printf("%s: %q\n", f.Name, f.Title)
+	fmt.Printf("PNG %d×%d, SVG %t\n", cfg.Width, cfg.Height, bytes.HasPrefix(f.SVG, []byte("<?xml")))
+	fmt.Println(params)
+}
+
+// A phase diagram: load × blip length, one panel per policy.
+func ExampleRender_phase() {
+	e, figs := render(small + `
+[grid]
+policy = ["no retries", "27 attempts"]
+load = [60, 80, 95]
+blip = ["5s", "20s", "40s"]
+
+[[figure]]
+kind = "phase"
+name = "phase"
+title = "Which blips does the system survive?"
+x = "load"
+y = "blip"
+panel = "policy"
+rule_of_thumb = true
+`)
+	for i, f := range figs {
+		describe(f)
+		fmt.Println("panels:", panels(e, e.Figures[i]))
+	}
+	// Output:
+	// phase: "Which blips does the system survive?"
+	// PNG 1600×900, SVG true
+	// Queue engine, capacity 100 calls/s, load 60, 80 or 95 requests/s, timeout 1s, 1 or 27 attempts per request, outage at 60s for 5s, 20s or 40s, 1s ticks over 5m
+	// panels: 2
+}
+
+// Recovery time against load, one line per policy; the policy that never
+// recovers is drawn in a band above the top.
+func ExampleRender_lines() {
+	e, figs := render(small + `
+[grid]
+policy = ["no retries", "27 attempts"]
+load = [60, 70, 80, 90]
+
+[[figure]]
+kind = "lines"
+name = "recovery-by-load"
+title = "Recovery time against load"
+x = "load"
+line = "policy"
+`)
+	for i, f := range figs {
+		describe(f)
+		fmt.Println("panels:", panels(e, e.Figures[i]))
+	}
+	// Output:
+	// recovery-by-load: "Recovery time against load"
+	// PNG 1600×900, SVG true
+	// Queue engine, capacity 100 calls/s, load 60, 70, 80 or 90 requests/s, timeout 1s, 1 or 27 attempts per request, outage at 60s for 30s, 1s ticks over 5m
+	// panels: 1
+}
+
+// Time series of offered load and queue, one line per policy.
+func ExampleRender_series() {
+	e, figs := render(small+`
+[[figure]]
+kind = "series"
+name = "timeseries"
+title = "Queue and offered load through a 30-second blip"
+`, "series=true")
+	series := 0
+	for _, c := range e.Cells() {
+		if c.Series {
+			series++
+		}
+	}
+	for _, f := range figs {
+		describe(f)
+		fmt.Println("cells drawn:", series)
+	}
+	// Output:
+	// timeseries: "Queue and offered load through a 30-second blip"
+	// PNG 1600×900, SVG true
+	// Queue engine, capacity 100 calls/s, load 70 requests/s, timeout 1s, 1 or 27 attempts per request, outage at 60s for 30s, 1s ticks over 5m
+	// cells drawn: 2
+}

@@ -1,0 +1,255 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/stormlab/stormlab/experiments"
+)
+
+// lines draws a metric against the X axis, one line per value of the Line
+// axis, one panel per value of the Panel axis. Cells without a value (a
+// recovery time that never came) sit in a "never" band above the top, each
+// marked with a cross.
+func lines(d *data, f experiments.Figure) (figure, error) {
+	xo, err := d.order(f.X)
+	if err != nil {
+		return figure{}, err
+	}
+	lo, err := d.order(f.Line)
+	if err != nil {
+		return figure{}, err
+	}
+	po, err := d.order(f.Panel)
+	if err != nil {
+		return figure{}, err
+	}
+	if !numeric(xo.values) {
+		return figure{}, fmt.Errorf("a lines figure needs a numeric x axis, got %q", f.X)
+	}
+	if err := d.checkAxes("lines", f.X, f.Line, f.Panel); err != nil {
+		return figure{}, err
+	}
+	m, err := metric(f.Metric)
+	if err != nil {
+		return figure{}, err
+	}
+
+	// pts[panel][line] are the points in x order.
+	type point struct {
+		x, y  float64 // y is NaN when the cell has no value
+		never bool    // the cell did not recover (in every replicate)
+	}
+	np, nl, nx := len(po.values), len(lo.values), len(xo.values)
+	grid := make([][][]*point, np)
+	for p := range grid {
+		grid[p] = make([][]*point, nl)
+		for l := range grid[p] {
+			grid[p][l] = make([]*point, nx)
+		}
+	}
+	replicates := false
+	for i := range d.cells {
+		c, r := &d.cells[i], &d.results[i]
+		grid[po.of(c)][lo.of(c)][xo.of(c)] = &point{x: xo.values[xo.of(c)].Num, y: m.Value(r), never: !r.Recovered}
+		replicates = replicates || r.Replicates > 1
+	}
+
+	// The y range: the finite values, and a band above them for the rest.
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	band := false
+	for _, p := range grid {
+		for _, l := range p {
+			for _, pt := range l {
+				switch {
+				case pt == nil:
+				case math.IsNaN(pt.y) || math.IsInf(pt.y, 0):
+					band = true
+				default:
+					ylo, yhi = math.Min(ylo, pt.y), math.Max(yhi, pt.y)
+				}
+			}
+		}
+	}
+	if ylo > yhi {
+		ylo, yhi = 0, 1
+	}
+	logY := !band && ylo > 0 && yhi/ylo >= 1000
+	yOf := func(v float64) float64 { return v }
+	switch {
+	case logY:
+		ylo, yhi = math.Floor(math.Log10(ylo)), math.Ceil(math.Log10(yhi))
+		yOf = math.Log10
+	default:
+		if ylo >= 0 {
+			ylo = 0
+		}
+		if yhi <= ylo {
+			yhi = ylo + 1
+		}
+		yhi = niceCeil(yhi)
+	}
+	top, bandY, ymax := yhi, yhi, yhi
+	if band {
+		span := yhi - ylo
+		top = yhi + 0.06*span
+		bandY = yhi + 0.13*span
+		ymax = yhi + 0.2*span
+	}
+
+	title := f.Title
+	if title == "" {
+		title = capitalize(fmt.Sprintf("%s against %s", metricLabel(m), axisName(f.X)))
+	}
+	neverText := "never recovers"
+	if replicates {
+		neverText = "not every replicate recovers"
+	}
+	fs := facts(d.cells)
+	more := fmt.Sprintf("One line per %s; y: %s.", f.Line, metricDoc(m))
+	if band {
+		more += " Crosses in the band at the top: " + neverText + "."
+	} else {
+		more += " Crosses: " + neverText + "."
+	}
+	xs := xo.nums()
+	xmin, xmax := xs[0], xs[nx-1]
+	if xmax <= xmin {
+		xmin, xmax = xmin-0.5, xmax+0.5
+	}
+	pad := 0.05 * (xmax - xmin) // room for the end markers
+	xmin, xmax = xmin-pad, xmax+pad
+
+	rows, cols := tiling(np)
+	drawFn := func(c draw.Canvas) {
+		body := header(c, title, subtitle(fs))
+		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
+		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
+		var panels []*plot.Plot
+		for p := range grid {
+			pl := newPlot()
+			if f.Panel != "" {
+				pl.Title.Text = valueLabel(f.Panel, po.values[p])
+			}
+			if t := valueTicks(xo); t != nil {
+				pl.X.Tick.Marker = t
+			}
+			r, col := p/cols, p%cols
+			if r == rows-1 {
+				pl.X.Label.Text = d.axisLabel(f.X)
+			}
+			if col == 0 {
+				pl.Y.Label.Text = metricLabel(m)
+			}
+			pl.Add(plotter.NewGrid())
+			if band {
+				pl.Add(&hband{lo: top, hi: ymax, fill: color.RGBA{R: 0xfb, G: 0xe3, B: 0xe3, A: 0xff}})
+				pl.Y.Tick.Marker = bandTicks{top: yhi, band: bandY}
+			}
+			if logY {
+				pl.Y.Tick.Marker = expTicks{}
+			}
+			for l, pts := range grid[p] {
+				var line, ok, never plotter.XYs
+				for _, pt := range pts {
+					if pt == nil {
+						continue
+					}
+					y := yOf(pt.y)
+					if math.IsNaN(y) || math.IsInf(y, 0) {
+						y = bandY
+					}
+					line = append(line, plotter.XY{X: pt.x, Y: y})
+					if pt.never {
+						never = append(never, plotter.XY{X: pt.x, Y: y})
+					} else {
+						ok = append(ok, plotter.XY{X: pt.x, Y: y})
+					}
+				}
+				ls, okSty, neverSty := lineStyles(l)
+				if len(line) > 1 {
+					pl.Add(&plotter.Line{XYs: line, LineStyle: ls})
+				}
+				if len(ok) > 0 {
+					pl.Add(&plotter.Scatter{XYs: ok, GlyphStyle: okSty})
+				}
+				if len(never) > 0 {
+					pl.Add(&plotter.Scatter{XYs: never, GlyphStyle: neverSty})
+				}
+			}
+			pl.X.Min, pl.X.Max = xmin, xmax
+			pl.Y.Min, pl.Y.Max = ylo, ymax
+			panels = append(panels, pl)
+		}
+		drawTiled(left, panels, rows, cols)
+
+		var entries []entry
+		for l, v := range lo.values {
+			ls, okSty, _ := lineStyles(l)
+			text := v.Text
+			if f.Line == "" {
+				text = metricLabel(m)
+			}
+			entries = append(entries, entry{text: text, thumbs: []plot.Thumbnailer{lineThumb{ls}, glyphThumb{okSty}}})
+		}
+		_, _, neverSty := lineStyles(0)
+		neverSty.Color = color.Black
+		nt := neverText
+		if band {
+			nt += " (in the band at the top)"
+		}
+		entries = append(entries, entry{text: nt, thumbs: []plot.Thumbnailer{glyphThumb{neverSty}}})
+		legendTitle := d.axisLabel(f.Line)
+		if f.Line == "" {
+			legendTitle = ""
+		}
+		drawLegend(right, legendTitle, entries)
+	}
+	return figure{title: title, caption: caption(fs, more), draw: drawFn}, nil
+}
+
+// lineStyles are the styles of line l: the line, its points, and the cross
+// that marks a cell that never recovered.
+func lineStyles(l int) (draw.LineStyle, draw.GlyphStyle, draw.GlyphStyle) {
+	col := lineColour(l)
+	return draw.LineStyle{Color: col, Width: vg.Points(lineWidth), Dashes: lineDash(l)},
+		draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: draw.CircleGlyph{}},
+		draw.GlyphStyle{Color: col, Radius: vg.Points(6.5), Shape: boldCross{}}
+}
+
+// boldCross is a cross glyph with strokes thick enough for a projector.
+type boldCross struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (boldCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(2.8)}
+	c.StrokeLine2(ls, pt.X-r, pt.Y-r, pt.X+r, pt.Y+r)
+	c.StrokeLine2(ls, pt.X-r, pt.Y+r, pt.X+r, pt.Y-r)
+}
+
+// hband fills the full width of a plot between two y values.
+type hband struct {
+	lo, hi float64
+	fill   color.Color
+}
+
+// Plot implements plot.Plotter.
+func (b *hband) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	fillRect(c, vg.Rectangle{Min: vg.Point{X: c.Min.X, Y: trY(b.lo)}, Max: vg.Point{X: c.Max.X, Y: trY(b.hi)}}, b.fill)
+}
+
+// bandTicks are nice ticks up to top and a "never" tick at the band.
+type bandTicks struct{ top, band float64 }
+
+// Ticks implements plot.Ticker.
+func (t bandTicks) Ticks(lo, _ float64) []plot.Tick {
+	return append(niceTicks{}.Ticks(lo, t.top), plot.Tick{Value: t.band, Label: "never"})
+}

@@ -1,0 +1,492 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/palette/brewer"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/model"
+)
+
+// phase draws the metastability phase diagram: one coloured rectangle per
+// cell over the X and Y axes, one panel per value of the Panel axis, a shared
+// colour scale, "never recovers" in its own colour, and optionally the rule
+// of thumb for naive retries.
+func phase(d *data, f experiments.Figure) (figure, error) {
+	xo, err := d.order(f.X)
+	if err != nil {
+		return figure{}, err
+	}
+	yo, err := d.order(f.Y)
+	if err != nil {
+		return figure{}, err
+	}
+	po, err := d.order(f.Panel)
+	if err != nil {
+		return figure{}, err
+	}
+	if !numeric(xo.values) || !numeric(yo.values) {
+		return figure{}, fmt.Errorf("a phase figure needs numeric x and y axes, got %q and %q", f.X, f.Y)
+	}
+	if err := d.checkAxes("phase", f.X, f.Y, f.Panel); err != nil {
+		return figure{}, err
+	}
+	m, err := metric(f.Metric)
+	if err != nil {
+		return figure{}, err
+	}
+
+	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no value).
+	nx, ny, np := len(xo.values), len(yo.values), len(po.values)
+	z := make([][][]float64, np)
+	first := make([][]*experiments.Cell, np) // panel, x → a cell in that column
+	for p := range z {
+		z[p] = make([][]float64, nx)
+		first[p] = make([]*experiments.Cell, nx)
+		for x := range z[p] {
+			z[p][x] = make([]float64, ny)
+			for y := range z[p][x] {
+				z[p][x][y] = math.NaN()
+			}
+		}
+	}
+	mode := colourMode(m, d.results)
+	for i := range d.cells {
+		c := &d.cells[i]
+		p, x, y := po.of(c), xo.of(c), yo.of(c)
+		z[p][x][y] = mode.value(&d.results[i])
+		if first[p][x] == nil {
+			first[p][x] = c
+		}
+	}
+	scale, err := newScale(mode, z)
+	if err != nil {
+		return figure{}, err
+	}
+
+	xs, ys := xo.nums(), yo.nums()
+	xe, ye := edges(xs), edges(ys)
+	title := f.Title
+	if title == "" {
+		what := metricLabel(m)
+		if mode.share {
+			what = "share of replicates that recovered"
+		}
+		title = capitalize(fmt.Sprintf("%s by %s and %s", what, axisName(f.X), axisName(f.Y)))
+	}
+	fs := facts(d.cells)
+	var rule []plotter.XYs
+	if f.RuleOfThumb {
+		for p := range po.values {
+			c := ruleCurve(first[p], xs, xe, f.X == "load")
+			if !slices.ContainsFunc(c, func(p plotter.XY) bool { return p.Y > ye[0] && p.Y < ye[ny] }) {
+				c = nil // below or above the panel: its halo would show at the edge
+			}
+			rule = append(rule, c)
+		}
+	}
+	more := "Each rectangle is one grid cell; colour: " + mode.doc
+	if scale.log {
+		more += " (log scale)"
+	}
+	more += "."
+	if mode.never {
+		more += " Red: never recovers."
+	}
+	if f.RuleOfThumb {
+		more += " Dashed: the rule of thumb for naive retries, blip ≈ capacity × timeout / load."
+	}
+
+	rows, cols := tiling(np)
+	drawFn := func(c draw.Canvas) {
+		body := header(c, title, subtitle(fs))
+		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
+		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
+
+		var panels []*plot.Plot
+		for p := range po.values {
+			pl := newPlot()
+			if f.Panel != "" {
+				pl.Title.Text = valueLabel(f.Panel, po.values[p])
+			}
+			if t := valueTicks(xo); t != nil {
+				pl.X.Tick.Marker = t
+			}
+			if t := valueTicks(yo); t != nil {
+				pl.Y.Tick.Marker = t
+			}
+			r, col := p/cols, p%cols
+			if r == rows-1 {
+				pl.X.Label.Text = d.axisLabel(f.X)
+			}
+			if col == 0 {
+				pl.Y.Label.Text = d.axisLabel(f.Y)
+			}
+			pl.X.Padding, pl.Y.Padding = 0, 0
+			zp := z[p]
+			pl.Add(&cellsPlot{xe: xe, ye: ye, colour: func(i, j int) color.Color { return scale.colour(zp[i][j]) }})
+			if rule != nil && rule[p] != nil {
+				halo, dashed := ruleLines(rule[p])
+				pl.Add(overlay{halo}, overlay{dashed})
+			}
+			pl.X.Min, pl.X.Max = xe[0], xe[nx]
+			pl.Y.Min, pl.Y.Max = ye[0], ye[ny]
+			panels = append(panels, pl)
+		}
+		drawTiled(left, panels, rows, cols)
+
+		var entries []entry
+		if mode.never {
+			entries = append(entries, entry{text: "never recovers (unhealthy until the end of the run)", thumbs: []plot.Thumbnailer{swatch{scale.never}}})
+		}
+		if rule != nil {
+			halo, dashed := ruleLines(nil)
+			entries = append(entries, entry{text: "rule of thumb for naive retries:\nblip\u00a0= capacity\u00a0×\u00a0timeout\u00a0/\u00a0load", thumbs: []plot.Thumbnailer{halo, dashed}})
+		}
+		colourLegend(right, mode.label, scale, entries)
+	}
+	return figure{title: title, caption: caption(fs, more), draw: drawFn}, nil
+}
+
+// metric looks a metric up by its results.csv column (recovery_s if empty).
+func metric(name string) (model.Metric, error) {
+	if name == "" {
+		name = "recovery_s"
+	}
+	m, ok := model.LookupMetric(name)
+	if !ok {
+		return m, fmt.Errorf("%q is not a results.csv column", name)
+	}
+	return m, nil
+}
+
+// mode is what a phase diagram colours by.
+type mode struct {
+	label string // colour bar title
+	doc   string // for the caption
+	share bool   // share of replicates that recovered, 0..1
+	never bool   // NaN means "never recovers" rather than "no value"
+	value func(*model.Result) float64
+}
+
+// colourMode colours by the metric, except that recovery over replicates is
+// coloured by the share of replicates that recovered. A cell that never
+// recovered has no recovery time: NaN.
+func colourMode(m model.Metric, results []model.Result) mode {
+	replicates := false
+	for i := range results {
+		replicates = replicates || results[i].Replicates > 1
+	}
+	if replicates && (m.Name == "recovery_s" || m.Name == "recovered" || m.Name == "recovered_share") {
+		return mode{
+			label: "share of replicates that recovered\n(0 = none, 1 = all)",
+			doc:   "the share of seeded replicates that recovered (0 = none, 1 = all)",
+			share: true,
+			value: func(r *model.Result) float64 { return r.RecoveredShare },
+		}
+	}
+	md := mode{label: metricLabel(m), doc: metricDoc(m), value: m.Value}
+	if m.Name == "recovery_s" {
+		md.never = true
+		md.value = func(r *model.Result) float64 {
+			if !r.Recovered {
+				return math.NaN()
+			}
+			return r.RecoveryS
+		}
+	}
+	return md
+}
+
+// colourScale maps a value to a colour: a sequential palette over its range
+// and one distinct colour for NaN ("never recovers").
+type colourScale struct {
+	cm    palette.ColorMap // over log10 of the values when log
+	log   bool             // values below 1 take the colour of 1
+	empty bool             // no cell has a value: the bar shows nothing
+	never color.Color
+}
+
+// neverColour is the one colour of "never recovers": a strong red, apart
+// from the yellow-green-blue recovery scale.
+func neverColour() color.Color { return color.RGBA{R: 0xd7, G: 0x19, B: 0x1c, A: 0xff} }
+
+// newScale builds the colour scale for the values of z: shares over 0..1
+// from red (none recovered) to blue (all), anything else from light (low)
+// to dark (high) over [0 or the least value, the greatest value], on a log
+// scale from 1 when the values span more than two orders of magnitude.
+func newScale(md mode, z [][][]float64) (colourScale, error) {
+	s := colourScale{never: neverColour()}
+	if md.share {
+		s.cm = palette.Reverse(moreland.SmoothBlueRed())
+		s.cm.SetMin(0)
+		s.cm.SetMax(1)
+		return s, nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range z {
+		for _, col := range p {
+			for _, v := range col {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+		}
+	}
+	if lo > hi { // nothing but NaN
+		lo, hi, s.empty = 0, 1, true
+	}
+	if lo >= 0 {
+		lo = 0
+	}
+	if hi <= lo {
+		hi = lo + 1
+	}
+	cm, err := sequential()
+	if err != nil {
+		return s, err
+	}
+	s.cm = cm
+	hi = niceCeil(hi)
+	if s.log = lo >= 0 && hi >= 100*math.Max(1, minPositive(z)); s.log {
+		lo, hi = 0, math.Log10(hi)
+	}
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+	return s, nil
+}
+
+// minPositive is the least value above 0 (+Inf if none).
+func minPositive(z [][][]float64) float64 {
+	m := math.Inf(1)
+	for _, p := range z {
+		for _, col := range p {
+			for _, v := range col {
+				if v > 0 && !math.IsInf(v, 0) {
+					m = math.Min(m, v)
+				}
+			}
+		}
+	}
+	return m
+}
+
+// sequential is ColorBrewer's YlGnBu as a continuous map, light to dark.
+func sequential() (palette.ColorMap, error) {
+	p, err := brewer.GetPalette(brewer.TypeSequential, "YlGnBu", 9)
+	if err != nil {
+		return nil, err
+	}
+	cs := p.Colors()
+	dark := make([]color.Color, len(cs)) // NewLuminance wants luminance rising
+	for i := range cs {
+		dark[i] = cs[len(cs)-1-i]
+	}
+	cm, err := moreland.NewLuminance(dark)
+	if err != nil {
+		return nil, err
+	}
+	return palette.Reverse(cm), nil
+}
+
+// niceCeil rounds x up to a round number for the top of a colour bar.
+func niceCeil(x float64) float64 {
+	if x <= 0 {
+		return x
+	}
+	step := niceStep(x / 5)
+	return math.Ceil(x/step-1e-9) * step
+}
+
+// colour is v's colour.
+func (s colourScale) colour(v float64) color.Color {
+	if math.IsNaN(v) {
+		return s.never
+	}
+	if s.log {
+		v = math.Log10(math.Max(v, 1))
+	}
+	v = math.Max(s.cm.Min(), math.Min(s.cm.Max(), v))
+	c, err := s.cm.At(v)
+	if err != nil {
+		return s.never
+	}
+	return c
+}
+
+// edges are the boundaries of the cells centred on xs (ascending): halfway
+// between neighbours, and as far out again at both ends.
+func edges(xs []float64) []float64 {
+	n := len(xs)
+	out := make([]float64, n+1)
+	if n == 1 {
+		out[0], out[1] = xs[0]-0.5, xs[0]+0.5
+		return out
+	}
+	for i := 1; i < n; i++ {
+		out[i] = (xs[i-1] + xs[i]) / 2
+	}
+	out[0] = xs[0] - (xs[1]-xs[0])/2
+	out[n] = xs[n-1] + (xs[n-1]-xs[n-2])/2
+	return out
+}
+
+// tiling arranges n panels in rows and columns on a wide slide.
+func tiling(n int) (rows, cols int) {
+	rows = max(1, int(math.Round(math.Sqrt(float64(n)/1.6))))
+	cols = (n + rows - 1) / rows
+	return rows, cols
+}
+
+// cellsPlot fills one rectangle per cell between the given edges.
+type cellsPlot struct {
+	xe, ye []float64                  // cell edges, ascending
+	colour func(i, j int) color.Color // colour of cell (x index, y index)
+}
+
+// Plot implements plot.Plotter.
+func (cp *cellsPlot) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	const overlap = 0.6 // points (1.3 px); hides antialiasing seams between cells
+	for i := 0; i+1 < len(cp.xe); i++ {
+		for j := 0; j+1 < len(cp.ye); j++ {
+			x0, x1 := trX(cp.xe[i]), trX(cp.xe[i+1])
+			y0, y1 := trY(cp.ye[j]), trY(cp.ye[j+1])
+			if i+2 < len(cp.xe) {
+				x1 += overlap
+			}
+			if j+2 < len(cp.ye) {
+				y1 += overlap
+			}
+			fillRect(c, vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x1, Y: y1}}, cp.colour(i, j))
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (cp *cellsPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return cp.xe[0], cp.xe[len(cp.xe)-1], cp.ye[0], cp.ye[len(cp.ye)-1]
+}
+
+// ruleOfThumb is the blip length at which naive retries tip a queueing
+// system: the backlog a blip leaves (load × blip) outgrows one timeout of
+// work (capacity × timeout), so every waiting request times out and is
+// retried. Capacity is the dependency's, timeout the bottom layer's.
+func ruleOfThumb(sc *model.Scenario, load float64) float64 {
+	layers := sc.ChainLayers()
+	timeout := layers[len(layers)-1].Timeout.Seconds()
+	if !(load > 0) {
+		return math.Inf(1)
+	}
+	return sc.Dependency.Capacity * timeout / load
+}
+
+// ruleCurve is the rule of thumb over a panel's x range. cells[i] is a cell
+// of column i; with xIsLoad the load is the x value (sampled finely across
+// each column), else the cell's own load.
+func ruleCurve(cells []*experiments.Cell, xs, xe []float64, xIsLoad bool) plotter.XYs {
+	var out plotter.XYs
+	for i, c := range cells {
+		if c == nil {
+			continue
+		}
+		if !xIsLoad {
+			out = append(out, plotter.XY{X: xs[i], Y: ruleOfThumb(&c.Scenario, c.Scenario.Load)})
+			continue
+		}
+		const steps = 16
+		for k := 0; k <= steps; k++ {
+			if k == 0 && i > 0 {
+				continue // the previous column ended here
+			}
+			x := xe[i] + (xe[i+1]-xe[i])*float64(k)/steps
+			if y := ruleOfThumb(&c.Scenario, x); !math.IsInf(y, 0) {
+				out = append(out, plotter.XY{X: x, Y: y})
+			}
+		}
+	}
+	return out
+}
+
+// ruleLines draws the rule of thumb: a dashed black line on a white halo,
+// visible over any cell colour.
+func ruleLines(xys plotter.XYs) (halo, dashed *plotter.Line) {
+	halo = &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{Color: color.White, Width: vg.Points(6)}}
+	dashed = &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{
+		Color: color.Black, Width: vg.Points(lineWidth),
+		Dashes: []vg.Length{vg.Points(7), vg.Points(4)},
+	}}
+	return halo, dashed
+}
+
+// overlay draws a plotter without letting it pad the plot for its line
+// width, which would shift one panel's axes against its neighbours'.
+type overlay struct{ plot.Plotter }
+
+// colourLegend draws the right-hand column of a phase diagram: the colour
+// bar under its title, then the other legend entries.
+func colourLegend(c draw.Canvas, label string, s colourScale, entries []entry) {
+	if s.empty {
+		drawLegend(c, "", entries)
+		return
+	}
+	if s.log {
+		label += "\nlog scale"
+	}
+	used := drawLegend(c, label, nil) + 0.06*vg.Inch
+	barH := (c.Max.Y - c.Min.Y) * 0.5
+	bar := plot.New()
+	bar.HideX()
+	bar.Y.Tick.Label.Font = sans(tickSize)
+	bar.Y.Tick.Marker = niceTicks{}
+	if s.log {
+		bar.Y.Tick.Marker = expTicks{floored: true}
+	}
+	bar.Y.Padding = 0
+	bar.Add(&colourBar{s.cm})
+	bc := draw.Crop(c, 0, 0, 0, -used)
+	bc.Min.Y = bc.Max.Y - barH
+	bc.Max.X = bc.Min.X + 1.2*vg.Inch
+	bar.Draw(bc)
+	rest := draw.Crop(c, 0, 0, 0, -used-barH-0.25*vg.Inch)
+	drawLegend(rest, "", entries)
+}
+
+// colourBar draws a colour map as a vertical bar of thin bands. Unlike
+// plotter.ColorBar, which embeds a raster image, it stays vector in SVG, so
+// every viewer shows it and it is sharp at any size.
+type colourBar struct{ cm palette.ColorMap }
+
+// Plot implements plot.Plotter.
+func (b *colourBar) Plot(c draw.Canvas, p *plot.Plot) {
+	const bands = 128
+	lo, hi := b.cm.Min(), b.cm.Max()
+	for i := 0; i < bands; i++ {
+		y0 := lo + (hi-lo)*float64(i)/bands
+		y1 := lo + (hi-lo)*float64(i+1)/bands
+		col, err := b.cm.At((y0 + y1) / 2)
+		if err != nil {
+			continue
+		}
+		top := c.Y(p.Y.Norm(y1))
+		if i+1 < bands {
+			top += 0.3 // overlap the next band: no seams
+		}
+		fillRect(c, vg.Rectangle{Min: vg.Point{X: c.Min.X, Y: c.Y(p.Y.Norm(y0))}, Max: vg.Point{X: c.Max.X, Y: top}}, col)
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (b *colourBar) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, 1, b.cm.Min(), b.cm.Max()
+}

@@ -1,0 +1,162 @@
+// Package plots renders an experiment's figures for design reviews, with
+// gonum/plot, in memory, at slide size: a 16:9 PNG of 1600 × 900 px and the
+// same drawing as SVG. Every figure has a title, a subtitle and a caption of
+// the key parameters computed from the cells' scenarios, axis labels with
+// units and a legend in a column on the right.
+//
+//   - "phase": the metastability phase diagram. One rectangle per cell over
+//     two numeric axes (spanning halfway to its neighbours, so uneven grids
+//     work), coloured by a metric on one sequential scale shared by all
+//     panels (log scale when the values span orders of magnitude), "never
+//     recovers" in red, one panel per value of a third axis, and optionally
+//     the rule of thumb blip = capacity × timeout / load. Replicated results
+//     are coloured by the share of replicates that recovered.
+//   - "lines": a metric against one axis, a line per value of another, a
+//     panel per value of a third; cells that never recover sit in a "never"
+//     band above the top, marked with crosses.
+//   - "series": per cell that recorded a time series, the calls per second
+//     offered to the dependency (with its capacity) above the queue (with the
+//     healthy limit), the fault window shaded, log scales when the cells
+//     differ by orders of magnitude; a long run also gets a column with its
+//     first minutes.
+//
+// The same inputs always give the same bytes, so rendered figures can be
+// committed and compared.
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/model"
+)
+
+// Slide geometry: 10 × 5.625 in at 160 dpi is a 1600 × 900 px PNG; the SVG
+// has the same layout at 720 × 405 pt.
+const (
+	figWidth  = 10 * vg.Inch
+	figHeight = 5.625 * vg.Inch
+	figDPI    = 160
+)
+
+// Figure is one rendered figure.
+type Figure struct {
+	Name    string // file name without extension (from experiments.Figure.Name)
+	Title   string
+	Caption string // the key parameters, one or two sentences, for report.md
+	PNG     []byte
+	SVG     []byte
+}
+
+// Render draws every figure the experiment asks for (e.Figures) from its
+// cells (e.Cells()) and results (same order). A series figure of a long run
+// also shows its first minutes beside the whole run.
+func Render(e *experiments.Experiment, results []model.Result) ([]Figure, error) {
+	cells := e.Cells()
+	if len(results) != len(cells) {
+		return nil, fmt.Errorf("plots: %s has %d cells but %d results", e.Name, len(cells), len(results))
+	}
+	var out []Figure
+	for _, spec := range e.Figures {
+		var (
+			fig figure
+			err error
+		)
+		d := &data{e: e, cells: cells, results: results}
+		if len(spec.Range) > 0 {
+			d = &data{e: e}
+			for i := range cells {
+				if spec.InRange(&cells[i]) {
+					d.cells = append(d.cells, cells[i])
+					d.results = append(d.results, results[i])
+				}
+			}
+			if len(d.cells) == 0 {
+				return nil, fmt.Errorf("plots: %s: figure %q: no cell lies within its range", e.Name, spec.Name)
+			}
+		}
+		switch spec.Kind {
+		case "phase":
+			fig, err = phase(d, spec)
+		case "lines":
+			fig, err = lines(d, spec)
+		case "series":
+			fig, err = series(d, spec)
+		default:
+			err = fmt.Errorf("unknown kind %q; use phase, lines or series", spec.Kind)
+		}
+		if err == nil {
+			var f Figure
+			f, err = fig.encode(spec.Name)
+			out = append(out, f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("plots: %s: figure %q: %w", e.Name, spec.Name, err)
+		}
+	}
+	return out, nil
+}
+
+// data is what every figure is drawn from.
+type data struct {
+	e       *experiments.Experiment
+	cells   []experiments.Cell
+	results []model.Result
+}
+
+// figure is a laid-out figure before encoding: its text and a function that
+// draws it on a slide-sized canvas.
+type figure struct {
+	title   string
+	caption string
+	draw    func(c draw.Canvas)
+}
+
+// encode draws the figure twice, as PNG and as SVG. gonum/plot reports some
+// impossible layouts by panicking; they come back as errors.
+func (f figure) encode(name string) (out Figure, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("drawing failed: %v", r)
+		}
+	}()
+	out = Figure{Name: name, Title: f.title, Caption: f.caption}
+
+	img := vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(figDPI),
+		vgimg.UseBackgroundColor(color.White))
+	f.draw(draw.New(img))
+	var png bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&png); err != nil {
+		return out, fmt.Errorf("encoding PNG: %w", err)
+	}
+
+	svg := vgsvg.New(figWidth, figHeight)
+	dc := draw.New(svg)
+	fillRect(dc, dc.Rectangle, color.White) // viewers with a dark background
+	f.draw(dc)
+	var buf bytes.Buffer
+	if _, err := svg.WriteTo(&buf); err != nil {
+		return out, fmt.Errorf("encoding SVG: %w", err)
+	}
+	out.PNG, out.SVG = png.Bytes(), svgFonts(buf.Bytes())
+	return out, nil
+}
+
+// svgFonts adds metric-compatible fallbacks to the Liberation fonts the SVG
+// names, so viewers without them keep the layout (fonts are not embedded,
+// which keeps committed SVGs small).
+func svgFonts(svg []byte) []byte {
+	s := string(svg)
+	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	s = strings.ReplaceAll(s, "font-family:Liberation Serif;", "font-family:'Liberation Serif','Times New Roman',Times,serif;")
+	s = strings.ReplaceAll(s, "font-family:Liberation Mono;", "font-family:'Liberation Mono','Courier New',monospace;")
+	return []byte(s)
+}

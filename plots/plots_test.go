@@ -1,0 +1,392 @@
+package plots
+
+import (
+	"bytes"
+	"context"
+	"image/color"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/model"
+)
+
+// smallGrid is two policies × three uneven loads × two blips, five minutes,
+// with one figure of each kind.
+const smallGrid = `
+seed = 1
+series = { load = [80], blip = ["20s"] }
+
+[scenario]
+engine = "queue"
+duration = "5m"
+fault = [{ kind = "outage", start = "60s", length = "30s" }]
+
+[[policy]]
+name = "no retries"
+attempts = 1
+
+[[policy]]
+name = "27 attempts"
+attempts = 27
+
+[grid]
+policy = ["no retries", "27 attempts"]
+load = [60, 80, 95]
+blip = ["5s", "20s"]
+
+[[figure]]
+kind = "phase"
+x = "load"
+y = "blip"
+panel = "policy"
+rule_of_thumb = true
+
+[[figure]]
+kind = "lines"
+x = "load"
+line = "policy"
+panel = "blip"
+
+[[figure]]
+kind = "series"
+`
+
+func parse(t *testing.T, src string, sets ...string) *experiments.Experiment {
+	t.Helper()
+	e, err := experiments.Parse("test.toml", []byte(src), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func run(t *testing.T, e *experiments.Experiment, workers int) []model.Result {
+	t.Helper()
+	res, err := experiments.Run(context.Background(), e, workers, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// The same experiment gives the same bytes, whatever the number of workers
+// and however often it is drawn.
+func TestRenderDeterministic(t *testing.T) {
+	e := parse(t, smallGrid)
+	a, err := Render(e, run(t, e, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2 := parse(t, smallGrid)
+	b, err := Render(e2, run(t, e2, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != 3 || len(b) != 3 {
+		t.Fatalf("got %d and %d figures, want 3", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Title != b[i].Title || a[i].Caption != b[i].Caption {
+			t.Errorf("figure %d: text differs: %+v vs %+v", i, a[i].Name, b[i].Name)
+		}
+		if len(a[i].PNG) == 0 || len(a[i].SVG) == 0 {
+			t.Errorf("%s: empty PNG or SVG", a[i].Name)
+		}
+		if !bytes.Equal(a[i].PNG, b[i].PNG) {
+			t.Errorf("%s: PNG differs between runs", a[i].Name)
+		}
+		if !bytes.Equal(a[i].SVG, b[i].SVG) {
+			t.Errorf("%s: SVG differs between runs", a[i].Name)
+		}
+	}
+	want := []string{"phase-load-blip", "lines-recovery_s-load", "series"}
+	for i, w := range want {
+		if a[i].Name != w {
+			t.Errorf("figure %d is named %q, want %q", i, a[i].Name, w)
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	cases := []struct {
+		name, figure string
+		want         []string
+	}{
+		{"phase without panel", "kind = \"phase\"\nx = \"load\"\ny = \"blip\"", []string{"policy (2 values)"}},
+		{"lines without panel", "kind = \"lines\"\nx = \"load\"\nline = \"policy\"", []string{"blip (2 values)"}},
+		{"lines with neither", "kind = \"lines\"\nx = \"load\"\nline = \"blip\"", []string{"policy (2 values)"}},
+	}
+	base := smallGrid[:strings.Index(smallGrid, "[[figure]]")]
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := parse(t, base+"[[figure]]\n"+c.figure+"\n")
+			_, err := Render(e, run(t, e, 4))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+		})
+	}
+
+	t.Run("no series", func(t *testing.T) {
+		e := parse(t, strings.Replace(base, "series = {", "# series = {", 1)+"[[figure]]\nkind = \"series\"\n")
+		if _, err := Render(e, run(t, e, 4)); err == nil || !strings.Contains(err.Error(), "series = true") {
+			t.Errorf("got %v, want an error that says how to record a series", err)
+		}
+	})
+	t.Run("results", func(t *testing.T) {
+		e := parse(t, smallGrid)
+		if _, err := Render(e, nil); err == nil {
+			t.Error("no error for missing results")
+		}
+	})
+}
+
+// luminance is the relative luminance of c, 0 (black) to 1 (white).
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
+}
+
+func distance(a, b color.Color) float64 {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	d := func(x, y uint32) float64 { return (float64(x) - float64(y)) / 0xffff }
+	return math.Sqrt(d(ar, br)*d(ar, br) + d(ag, bg)*d(ag, bg) + d(ab, bb)*d(ab, bb))
+}
+
+func TestColourScale(t *testing.T) {
+	m, _ := model.LookupMetric("recovery_s")
+	md := colourMode(m, []model.Result{{Replicates: 1}})
+	if md.share || !md.never {
+		t.Fatalf("recovery_s over single runs: got share=%v never=%v", md.share, md.never)
+	}
+	if v := md.value(&model.Result{Metrics: model.Metrics{Recovered: false, RecoveryS: 12}}); !math.IsNaN(v) {
+		t.Errorf("a cell that never recovered reads %v, want NaN", v)
+	}
+	if v := md.value(&model.Result{Metrics: model.Metrics{Recovered: true, RecoveryS: 12}}); v != 12 {
+		t.Errorf("recovered cell reads %v, want 12", v)
+	}
+
+	for _, values := range [][]float64{{0, 5, 30, 66}, {0, 3, 300, 3000}} {
+		z := [][][]float64{{values, {math.NaN()}}}
+		s, err := newScale(md, z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.colour(math.NaN()); got != neverColour() {
+			t.Errorf("never recovers is %v, want %v", got, neverColour())
+		}
+		// Never is apart from every colour of the scale.
+		for i := 0; i <= 100; i++ {
+			v := values[len(values)-1] * float64(i) / 100
+			if c := s.colour(v); distance(c, neverColour()) < 0.3 {
+				t.Errorf("scale colour %v at %v is close to the never colour", c, v)
+			}
+		}
+		// Quick recovery is light, slow recovery dark.
+		if lo, hi := luminance(s.colour(values[0])), luminance(s.colour(values[len(values)-1])); lo <= hi+0.3 {
+			t.Errorf("values %v: luminance %v at the bottom, %v at the top; want light to dark", values, lo, hi)
+		}
+		wantLog := values[len(values)-1] >= 1000
+		if s.log != wantLog {
+			t.Errorf("values %v: log scale %v, want %v", values, s.log, wantLog)
+		}
+	}
+
+	// Replicates: coloured by the share that recovered, red to blue.
+	md = colourMode(m, []model.Result{{Replicates: 5}})
+	if !md.share || md.never {
+		t.Fatalf("recovery_s over replicates: got share=%v never=%v", md.share, md.never)
+	}
+	if v := md.value(&model.Result{RecoveredShare: 0.4}); v != 0.4 {
+		t.Errorf("share reads %v, want 0.4", v)
+	}
+	s, err := newScale(md, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r0, _, b0, _ := s.colour(0).RGBA()
+	r1, _, b1, _ := s.colour(1).RGBA()
+	if r0 <= b0 || b1 <= r1 {
+		t.Errorf("share 0 is %v and share 1 is %v; want red and blue", s.colour(0), s.colour(1))
+	}
+
+	// Other metrics: no "never".
+	pq, _ := model.LookupMetric("peak_queue")
+	if md := colourMode(pq, []model.Result{{Replicates: 1}}); md.never || md.share {
+		t.Errorf("peak_queue: got share=%v never=%v", md.share, md.never)
+	}
+}
+
+// Replicated results render as shares.
+func TestRenderShares(t *testing.T) {
+	e := parse(t, smallGrid)
+	res := run(t, e, 4)
+	for i := range res {
+		res[i].Replicates = 4
+		res[i].RecoveredShare = float64(i%5) / 4
+	}
+	figs, err := Render(e, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(figs[0].Caption, "share of seeded replicates that recovered") {
+		t.Errorf("phase caption %q does not say it shows shares", figs[0].Caption)
+	}
+}
+
+func TestRuleOfThumb(t *testing.T) {
+	sc := model.Default() // capacity 100/s, timeout 1 s
+	if got, want := ruleOfThumb(&sc, 70), 100.0/70; math.Abs(got-want) > 1e-12 {
+		t.Errorf("capacity 100, timeout 1s, load 70: %v, want %v", got, want)
+	}
+	if got := ruleOfThumb(&sc, 0); !math.IsInf(got, 1) {
+		t.Errorf("load 0: %v, want +Inf", got)
+	}
+	// The bottom layer's timeout counts: 3 layers, the last entry repeating.
+	sc.Layers = 3
+	sc.Layer = []model.Layer{model.DefaultLayer(), model.DefaultLayer()}
+	sc.Layer[0].Timeout = model.Seconds(10)
+	sc.Layer[1].Timeout = model.Seconds(2)
+	sc.Dependency.Capacity = 50
+	if got, want := ruleOfThumb(&sc, 80), 50*2/80.0; math.Abs(got-want) > 1e-12 {
+		t.Errorf("capacity 50, bottom timeout 2s, load 80: %v, want %v", got, want)
+	}
+
+	// Over a load axis the curve follows capacity × timeout / x across the
+	// cells' full width.
+	e := parse(t, smallGrid)
+	var col []*experiments.Cell
+	for i := range e.Cells() {
+		c := &e.Cells()[i]
+		if v, _ := c.Get("blip"); v.Text == "5s" {
+			if p, _ := c.Get("policy"); p.Text == "no retries" {
+				col = append(col, c)
+			}
+		}
+	}
+	xs := []float64{60, 80, 95}
+	xe := edges(xs)
+	curve := ruleCurve(col, xs, xe, true)
+	if curve[0].X != xe[0] || curve[len(curve)-1].X != xe[len(xe)-1] {
+		t.Errorf("curve spans %v..%v, want %v..%v", curve[0].X, curve[len(curve)-1].X, xe[0], xe[len(xe)-1])
+	}
+	for _, p := range curve {
+		if want := 100 * 1 / p.X; math.Abs(p.Y-want) > 1e-12 {
+			t.Errorf("at load %v: %v, want %v", p.X, p.Y, want)
+		}
+	}
+	// Over another axis, the cells' own load.
+	curve = ruleCurve(col, xs, xe, false)
+	for i, p := range curve {
+		if p.X != xs[i] || math.Abs(p.Y-100*1/col[i].Scenario.Load) > 1e-12 {
+			t.Errorf("point %d: %v, want (%v, %v)", i, p, xs[i], 100/col[i].Scenario.Load)
+		}
+	}
+}
+
+func TestEdges(t *testing.T) {
+	for _, c := range []struct{ xs, want []float64 }{
+		{[]float64{0, 10, 40}, []float64{-5, 5, 25, 55}},
+		{[]float64{50, 55, 60}, []float64{47.5, 52.5, 57.5, 62.5}},
+		{[]float64{3}, []float64{2.5, 3.5}},
+	} {
+		got := edges(c.xs)
+		if len(got) != len(c.want) {
+			t.Fatalf("edges(%v) = %v, want %v", c.xs, got, c.want)
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("edges(%v) = %v, want %v", c.xs, got, c.want)
+				break
+			}
+		}
+	}
+}
+
+func TestTicks(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 0.25: "0.25", 40: "40", 1500: "1,500", 20000: "20k", 6e6: "6M", 2.5e6: "2.5M"} {
+		if got := formatNum(v); got != want {
+			t.Errorf("formatNum(%v) = %q, want %q", v, got, want)
+		}
+	}
+	var labels []string
+	for _, tk := range (niceTicks{}).Ticks(47.5, 97.5) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "50 60 70 80 90" {
+		t.Errorf("ticks over 47.5..97.5: %s", got)
+	}
+	labels = nil
+	for _, tk := range (expTicks{floored: true}).Ticks(0, 7) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "≤1 10 100 1,000 10k 100k 1M 10M" {
+		t.Errorf("log ticks over 1..10M: %s", got)
+	}
+}
+
+func TestChoices(t *testing.T) {
+	for _, c := range []struct {
+		in   []choice
+		want string
+	}{
+		{[]choice{{70, "70"}, {70, "70"}}, "70"},
+		{[]choice{{27, "27"}, {1, "1"}}, "1 or 27"},
+		{[]choice{{1, "1"}, {3, "3"}, {9, "9"}, {27, "27"}}, "1, 3, 9 or 27"},
+		{[]choice{{50, "50"}, {60, "60"}, {70, "70"}, {80, "80"}, {95, "95"}}, "50–95"},
+	} {
+		if got := choices(c.in); got != c.want {
+			t.Errorf("choices(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// Five panels tile as 2 × 3 with one empty tile; any numeric axes will do.
+func TestPhaseFivePanels(t *testing.T) {
+	e := parse(t, `
+[scenario]
+duration = "3m"
+fault = [{ kind = "outage", start = "30s", length = "10s" }]
+layer = [{ attempts = 3 }]
+
+[grid]
+load = [50, 60, 70, 80, 90]
+dependency.capacity = [100, 120, 150]
+blip = ["5s", "10s"]
+
+[[figure]]
+kind = "phase"
+x = "dependency.capacity"
+y = "blip"
+panel = "load"
+rule_of_thumb = true
+`)
+	if r, c := tiling(5); r != 2 || c != 3 {
+		t.Errorf("tiling(5) = %d × %d, want 2 × 3", r, c)
+	}
+	figs, err := Render(e, run(t, e, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || len(figs[0].PNG) == 0 {
+		t.Fatalf("got %d figures", len(figs))
+	}
+	if !strings.Contains(figs[0].Caption, "capacity 100, 120 or 150 calls/s") {
+		t.Errorf("caption %q does not give the capacities", figs[0].Caption)
+	}
+	if *outDir != "" {
+		writeFigures(t, *outDir+"/five", figs)
+	}
+}

@@ -1,0 +1,188 @@
+// Package reports renders an experiment's results: results.csv (one row per
+// grid cell), series.csv (per-second time series of the cells that record
+// one), report.md with the figures, reports/README.md indexing every
+// experiment, and the baseline comparison behind `stormlab check`.
+package reports
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/model"
+)
+
+// column is one results.csv column after the axis columns.
+type column struct {
+	name   string
+	metric model.Metric
+	sd     bool // the spread over replicates rather than the mean
+}
+
+// columns lists the metric columns of an experiment's results.csv: every
+// metric, and a "_sd" column for each metric with a spread when any cell
+// runs several replicates.
+func columns(results []model.Result) []column {
+	replicated := false
+	for i := range results {
+		replicated = replicated || results[i].Replicates > 1
+	}
+	var cols []column
+	for _, m := range model.MetricList() {
+		cols = append(cols, column{name: m.Name, metric: m})
+	}
+	if replicated {
+		for _, m := range model.MetricList() {
+			if m.SD != nil {
+				cols = append(cols, column{name: m.Name + "_sd", metric: m, sd: true})
+			}
+		}
+	}
+	return cols
+}
+
+// cell formats one metric of one result as it appears in results.csv.
+func (c column) cell(r *model.Result) string {
+	if c.sd {
+		return formatNumber(c.metric.SD(r))
+	}
+	v := c.metric.Value(r)
+	if c.metric.Kind == "bool" {
+		return strconv.FormatBool(v != 0)
+	}
+	return formatNumber(v)
+}
+
+// formatNumber writes a number with at most six decimals and no trailing
+// zeros; NaN (no value) is an empty field.
+func formatNumber(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	r := math.Round(v*1e6) / 1e6
+	if r == 0 {
+		r = 0 // no "-0"
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// WriteResults writes results.csv: a column per grid axis named as the grid
+// names it, then the metric columns, one row per cell in grid order.
+func WriteResults(w io.Writer, e *experiments.Experiment, results []model.Result) error {
+	cw := csv.NewWriter(w)
+	cols := columns(results)
+	header := make([]string, 0, len(e.Axes)+len(cols))
+	for _, a := range e.Axes {
+		header = append(header, a.Name)
+	}
+	for _, c := range cols {
+		header = append(header, c.name)
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	cells := e.Cells()
+	for i := range results {
+		row := make([]string, 0, len(header))
+		for _, p := range cells[i].Params {
+			row = append(row, p.Text)
+		}
+		for _, c := range cols {
+			row = append(row, c.cell(&results[i]))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// seriesColumns are series.csv's columns after the axis columns.
+var seriesColumns = []struct {
+	name string
+	get  func(r *model.SeriesRow) float64
+}{
+	{"t_s", func(r *model.SeriesRow) float64 { return r.T }},
+	{"requests", func(r *model.SeriesRow) float64 { return r.Requests }},
+	{"calls", func(r *model.SeriesRow) float64 { return r.Calls }},
+	{"retries", func(r *model.SeriesRow) float64 { return r.Retries }},
+	{"successes", func(r *model.SeriesRow) float64 { return r.Successes }},
+	{"failures", func(r *model.SeriesRow) float64 { return r.Failures }},
+	{"timeouts", func(r *model.SeriesRow) float64 { return r.Timeouts }},
+	{"refused", func(r *model.SeriesRow) float64 { return r.Refused }},
+	{"served", func(r *model.SeriesRow) float64 { return r.Served }},
+	{"wasted", func(r *model.SeriesRow) float64 { return r.Wasted }},
+	{"queue", func(r *model.SeriesRow) float64 { return r.Queue }},
+	{"in_flight", func(r *model.SeriesRow) float64 { return r.InFlight }},
+	{"capacity_per_s", func(r *model.SeriesRow) float64 { return r.Capacity }},
+	{"healthy", func(r *model.SeriesRow) float64 {
+		if r.Unhealthy {
+			return 0
+		}
+		return 1
+	}},
+}
+
+// hasSeries reports whether any cell recorded a time series.
+func hasSeries(results []model.Result) bool {
+	for i := range results {
+		if results[i].Series != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteSeries writes series.csv: the axis columns, then one row per second
+// (or per bin of Series.Step seconds) of every cell that recorded a series.
+// Counts are totals over the bin; queue and in_flight are values at its end.
+func WriteSeries(w io.Writer, e *experiments.Experiment, results []model.Result) error {
+	cw := csv.NewWriter(w)
+	var header []string
+	for _, a := range e.Axes {
+		header = append(header, a.Name)
+	}
+	for _, c := range seriesColumns {
+		header = append(header, c.name)
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	cells := e.Cells()
+	for i := range results {
+		s := results[i].Series
+		if s == nil {
+			continue
+		}
+		for j := range s.Rows {
+			row := make([]string, 0, len(header))
+			for _, p := range cells[i].Params {
+				row = append(row, p.Text)
+			}
+			for _, c := range seriesColumns {
+				row = append(row, formatNumber(c.get(&s.Rows[j])))
+			}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ColumnsMarkdown documents the metric columns of results.csv as a
+// Markdown table, for the README.
+func ColumnsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| column | meaning |\n|---|---|\n")
+	for _, m := range model.MetricList() {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", m.Name, m.Doc)
+	}
+	return b.String()
+}

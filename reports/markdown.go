@@ -1,0 +1,260 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/model"
+	"github.com/stormlab/stormlab/plots"
+)
+
+// maxTableRows is the largest grid report.md lists cell by cell; larger
+// grids get a summary per panel and the full table stays in results.csv.
+const maxTableRows = 40
+
+// WriteReport writes report.md: the question, the findings computed from the
+// results, the figures, the scenario, the results.
+func WriteReport(w io.Writer, e *experiments.Experiment, results []model.Result, figs []plots.Figure) error {
+	var b strings.Builder
+	title := e.Title
+	if title == "" {
+		title = e.Name
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	if e.Question != "" {
+		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(e.Question))
+	}
+	cells := e.Cells()
+	fmt.Fprintf(&b, "Experiment `%s` · engine `%s` · %d cell%s · seed %d · regenerate with `stormlab run %s`\n\n",
+		e.File, e.Base.Engine, len(cells), plural(len(cells)), e.Seed, e.File)
+
+	b.WriteString("## Findings\n\n")
+	for _, p := range findings(e, results) {
+		b.WriteString(p + "\n\n")
+	}
+
+	if len(figs) > 0 {
+		b.WriteString("## Figures\n\n")
+		for _, f := range figs {
+			fmt.Fprintf(&b, "![%s](%s.png)\n\n*%s* ([SVG](%s.svg))\n\n", f.Title, f.Name, strings.TrimSpace(f.Caption), f.Name)
+		}
+	}
+
+	b.WriteString("## Scenario\n\n")
+	b.WriteString("Keys that differ from stormlab's defaults (see the README's TOML reference for every key).\n\n")
+	b.WriteString("| key | value | unit | meaning |\n|---|---|---|---|\n")
+	for _, k := range experiments.Differs(e.Base, model.Default()) {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, escape(k.Doc))
+	}
+	b.WriteString("\n")
+	if len(e.Policies) > 0 {
+		b.WriteString("### Policies\n\n| policy | sets |\n|---|---|\n")
+		for _, p := range e.Policies {
+			var sets []string
+			for _, o := range p.Overrides {
+				sets = append(sets, fmt.Sprintf("`%s = %v`", strings.TrimPrefix(o.Key, keyPrefix(o.Key)), show(o.Value)))
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", escape(p.Name), strings.Join(sets, ", "))
+		}
+		b.WriteString("\n")
+	}
+	if len(e.Axes) > 0 {
+		b.WriteString("### Grid\n\n| axis | sets | values |\n|---|---|---|\n")
+		for _, a := range e.Axes {
+			sets := "`" + a.Path + "`"
+			if a.Path == "" {
+				sets = "the policy"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", a.Name, sets, escape(summarizeValues(a.Values)))
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("## Results\n\n")
+	if len(cells) <= maxTableRows {
+		resultsTable(&b, e, results)
+	} else {
+		summaryTable(&b, e, results)
+	}
+	b.WriteString("\nEvery cell, every column: [results.csv](results.csv)")
+	if hasSeries(results) {
+		b.WriteString("; per-second time series: [series.csv](series.csv)")
+	}
+	b.WriteString(". Column meanings are in the README.\n")
+
+	var notes []string
+	for i := range results {
+		for _, w := range results[i].Warnings {
+			notes = append(notes, fmt.Sprintf("- %s: %s", cells[i].Label(), w))
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n## Notes\n\n" + strings.Join(notes, "\n") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// keyPrefix is the part of a policy override's file key before the scenario
+// key ("policy.2.").
+func keyPrefix(key string) string {
+	parts := strings.SplitN(key, ".", 3)
+	if len(parts) == 3 {
+		return parts[0] + "." + parts[1] + "."
+	}
+	return ""
+}
+
+func show(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case []map[string]any, []any:
+		return "[…]"
+	}
+	return fmt.Sprint(v)
+}
+
+// summarizeValues lists an axis's values, eliding the middle of long lists.
+func summarizeValues(vs []experiments.Value) string {
+	texts := make([]string, len(vs))
+	for i, v := range vs {
+		texts[i] = v.Text
+	}
+	if len(texts) > 8 {
+		return fmt.Sprintf("%s, %s, %s, …, %s (%d values)", texts[0], texts[1], texts[2], texts[len(texts)-1], len(texts))
+	}
+	return strings.Join(texts, ", ")
+}
+
+// reportColumns are the metrics report.md tables show.
+var reportColumns = []string{"recovery_s", "amplification", "peak_load_x", "window_rate_x", "peak_queue", "successful", "failed", "retries_refused", "wasted"}
+
+func resultsTable(b *strings.Builder, e *experiments.Experiment, results []model.Result) {
+	cells := e.Cells()
+	var head []string
+	for _, a := range e.Axes {
+		head = append(head, a.Name)
+	}
+	head = append(head, "recovered")
+	for _, c := range reportColumns {
+		head = append(head, c)
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
+	for i := range results {
+		r := &results[i]
+		var row []string
+		for _, p := range cells[i].Params {
+			row = append(row, escape(p.Text))
+		}
+		row = append(row, recoveredText(r))
+		for _, c := range reportColumns {
+			m, _ := model.LookupMetric(c)
+			row = append(row, human(m, m.Value(r)))
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+}
+
+// summaryTable groups a large grid by its first axis (the policy, when there
+// is one) and gives each group's share of recovered cells and its worst
+// recovery.
+func summaryTable(b *strings.Builder, e *experiments.Experiment, results []model.Result) {
+	cells := e.Cells()
+	group := e.Axes[0].Name
+	fmt.Fprintf(b, "| %s | cells | recovered | never recovered | slowest recovery | highest peak load |\n|---|---|---|---|---|---|\n", group)
+	for _, v := range e.Axes[0].Values {
+		var n, rec int
+		slowest, peak := math.NaN(), 0.0
+		for i := range results {
+			if got, _ := cells[i].Get(group); got.Text != v.Text {
+				continue
+			}
+			n++
+			r := &results[i]
+			if r.Recovered {
+				rec++
+				if math.IsNaN(slowest) || r.RecoveryS > slowest {
+					slowest = r.RecoveryS
+				}
+			}
+			peak = math.Max(peak, r.PeakLoadX)
+		}
+		slow := "—"
+		if !math.IsNaN(slowest) {
+			slow = fmt.Sprintf("%s s", num(slowest))
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %s× |\n", escape(v.Text), n, rec, n-rec, slow, num1(peak))
+	}
+}
+
+func recoveredText(r *model.Result) string {
+	if r.Replicates > 1 {
+		return fmt.Sprintf("%s of %d", pct(r.RecoveredShare), r.Replicates)
+	}
+	if r.Recovered {
+		return "yes"
+	}
+	return "**never**"
+}
+
+// human formats a metric for a Markdown table.
+func human(m model.Metric, v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	switch {
+	case m.Name == "wasted":
+		return pct(v)
+	case m.Kind == "count":
+		return thousands(v)
+	case m.Kind == "seconds":
+		return num(v) + " s"
+	case strings.HasSuffix(m.Name, "_x") || m.Name == "amplification":
+		return num2(v) + "×"
+	}
+	return num2(v)
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
+
+func num(x float64) string {
+	if x == math.Trunc(x) {
+		return thousands(x)
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+func num1(x float64) string { return fmt.Sprintf("%.1f", x) }
+func num2(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+// thousands writes a whole number with comma separators: 6,290,460.
+func thousands(x float64) string {
+	if x != math.Trunc(x) || math.Abs(x) >= 1e15 {
+		return fmt.Sprintf("%.1f", x)
+	}
+	s := fmt.Sprintf("%d", int64(math.Abs(x)))
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if x < 0 {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func escape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
