@@ -130,6 +130,7 @@ type queueSim struct {
 	arrAcc, capAcc float64
 	m              Metrics
 	firstSent      int64 // first attempts sent so far (ratio budget)
+	late           int64 // retries due after the end of the run
 	retriesSent    int64
 	win            []float64 // goodput rule: ring of successes and arrivals per tick
 }
@@ -399,7 +400,8 @@ func (s *queueSim) fail(t int, attempt int32, n int64, row *SeriesRow) {
 	}
 	at := t + 1 + s.delay[attempt-1]
 	if at >= s.ticks {
-		return // due after the run: still pending when it ends
+		s.late += n // due after the run: still pending when it ends
+		return
 	}
 	slot := &s.due[at%len(s.due)]
 	*slot = append(*slot, retry{attempt: attempt + 1, n: n})

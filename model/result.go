@@ -93,6 +93,11 @@ func Run(sc Scenario, seed uint64, series bool) (Result, error) {
 			return Result{}, err
 		}
 		run = runQueue
+	case "stochastic":
+		if err := stochasticSupports(&sc); err != nil {
+			return Result{}, err
+		}
+		run = runStochastic
 	default:
 		return Result{}, bad("engine", "the %s engine is not built yet", sc.Engine)
 	}

@@ -42,6 +42,9 @@ type Scenario struct {
 	Health     Health     `toml:"health" doc:"what counts as healthy"`
 	RNG        string     `toml:"rng" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
+
+	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
+	CancelAbandoned bool `toml:"cancel_abandoned" doc:"stochastic: a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
 }
 
 // Layer is one caller in the chain and its retry policy.
@@ -84,10 +87,16 @@ type Dependency struct {
 
 // Collapse makes an overloaded dependency do less useful work: above
 // capacity, throughput = capacity × max(floor, 1 − slope × (demand/capacity − 1)),
-// where demand is the work waiting plus arriving in the tick.
+// where demand is the work waiting plus arriving in the tick. The stochastic
+// engine can measure demand over a fixed span instead of one tick (Window), so
+// the curve does not change with the tick, and can measure it as the calls
+// offered rather than the calls waiting (Demand): the overload ratio is then
+// demand / (capacity × window).
 type Collapse struct {
-	Slope float64 `toml:"slope" doc:"throughput lost per unit of overload (0 = no collapse)"`
-	Floor float64 `toml:"floor" doc:"share of capacity kept however deep the overload"`
+	Slope  float64  `toml:"slope" doc:"throughput lost per unit of overload (0 = no collapse)"`
+	Floor  float64  `toml:"floor" doc:"share of capacity kept however deep the overload"`
+	Window Duration `toml:"window" doc:"stochastic: span demand is measured over (0 = one tick)"`
+	Demand string   `toml:"demand" doc:"stochastic: queue (calls waiting, arrivals of the tick included) or offered (calls that arrived during the window before the tick, retries and calls that will expire included); empty = queue, offered for a loss server"`
 }
 
 // Network is the delay a call spends between two layers, each way.
@@ -290,6 +299,16 @@ func (s *Scenario) Validate() error {
 			return e
 		}
 	}
+	if s.Engine == "queue" {
+		switch {
+		case s.CancelAbandoned:
+			return bad("cancel_abandoned", "needs engine = \"stochastic\"; the queue engine flattens the chain, so nothing below a caller is abandoned")
+		case s.Dependency.Collapse.Window != 0:
+			return bad("dependency.collapse.window", "needs engine = \"stochastic\"; the queue engine measures overload per tick")
+		case s.Dependency.Collapse.Demand == "offered":
+			return bad("dependency.collapse.demand", "offered demand needs engine = \"stochastic\"; the queue engine measures the calls waiting")
+		}
+	}
 	if h := s.Health; h.Goodput <= 0 || h.Goodput > 1 {
 		return bad("health.goodput", "must be in (0, 1], got %v", h.Goodput)
 	} else if h.Window <= 0 {
@@ -345,6 +364,10 @@ func (d Dependency) validate() *FieldError {
 		return bad(p+"collapse.slope", "must be ≥ 0, got %v", d.Collapse.Slope)
 	case d.Collapse.Floor < 0 || d.Collapse.Floor > 1:
 		return bad(p+"collapse.floor", "must be between 0 and 1, got %v", d.Collapse.Floor)
+	case d.Collapse.Window < 0:
+		return bad(p+"collapse.window", "must be ≥ 0, got %v", d.Collapse.Window)
+	case d.Collapse.Demand != "" && d.Collapse.Demand != "queue" && d.Collapse.Demand != "offered":
+		return oneOf(p+"collapse.demand", d.Collapse.Demand, "queue", "offered")
 	case d.Network.Delay < 0:
 		return bad(p+"network.delay", "must be ≥ 0, got %v", d.Network.Delay)
 	}
@@ -373,8 +396,11 @@ func Check(sc *Scenario) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
-	if sc.Engine == "queue" {
+	switch sc.Engine {
+	case "queue":
 		return queueSupports(sc)
+	case "stochastic":
+		return stochasticSupports(sc)
 	}
 	return nil
 }

@@ -63,6 +63,9 @@ func formatNumber(v float64) string {
 	if math.IsNaN(v) {
 		return ""
 	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
 	r := math.Round(v*1e6) / 1e6
 	if r == 0 {
 		r = 0 // no "-0"

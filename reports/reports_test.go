@@ -33,7 +33,7 @@ func runGolden(t *testing.T) (*experiments.Experiment, []model.Result) {
 // as .got beside the golden one; go test ./reports -update accepts it.
 func TestGolden(t *testing.T) {
 	e, results := runGolden(t)
-	files, err := Files(e, results)
+	files, err := Files(e, results, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,11 @@ func TestCompareTolerance(t *testing.T) {
 func TestWriteIsAtomicAndRepeatable(t *testing.T) {
 	e, results := runGolden(t)
 	dir := t.TempDir()
-	if err := Write(dir, e, results); err != nil {
+	if err := Write(dir, e, results, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	first := readAll(t, filepath.Join(dir, e.Name))
-	if err := Write(dir, e, results); err != nil {
+	if err := Write(dir, e, results, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	second := readAll(t, filepath.Join(dir, e.Name))

@@ -13,10 +13,17 @@ import (
 	"github.com/stormlab/stormlab/plots"
 )
 
+// Options say what Files renders.
+type Options struct {
+	// NoFigures skips the figures (report.md then has none): the fastest
+	// way to the numbers, for scripts.
+	NoFigures bool
+}
+
 // Files renders everything an experiment's folder holds, by file name:
 // results.csv, series.csv (when a cell recorded a series), the figures as
 // PNG and SVG, and report.md.
-func Files(e *experiments.Experiment, results []model.Result) (map[string][]byte, error) {
+func Files(e *experiments.Experiment, results []model.Result, opt Options) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	var buf bytes.Buffer
 	if err := WriteResults(&buf, e, results); err != nil {
@@ -30,9 +37,12 @@ func Files(e *experiments.Experiment, results []model.Result) (map[string][]byte
 		}
 		files["series.csv"] = bytes.Clone(buf.Bytes())
 	}
-	figs, err := plots.Render(e, results)
-	if err != nil {
-		return nil, fmt.Errorf("%s: figures: %w", e.Name, err)
+	var figs []plots.Figure
+	if !opt.NoFigures {
+		var err error
+		if figs, err = plots.Render(e, results); err != nil {
+			return nil, fmt.Errorf("%s: figures: %w", e.Name, err)
+		}
 	}
 	for _, f := range figs {
 		files[f.Name+".png"] = f.PNG
@@ -49,8 +59,8 @@ func Files(e *experiments.Experiment, results []model.Result) (map[string][]byte
 // Write replaces dir/<name>/ with the experiment's files. The new folder is
 // written beside the old one and swapped in by rename, so an interrupted run
 // leaves the old baseline whole, never a half-written one.
-func Write(dir string, e *experiments.Experiment, results []model.Result) error {
-	files, err := Files(e, results)
+func Write(dir string, e *experiments.Experiment, results []model.Result, opt Options) error {
+	files, err := Files(e, results, opt)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func newFlagSet(stderr io.Writer, name, text string) *flag.FlagSet {
 	return fs
 }
 
-const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-set PATH=VALUE ...] FILE.toml ...
+const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-figures=false] [-set PATH=VALUE ...] FILE.toml ...
 
 Runs every cell of each experiment and writes DIR/<name>/: results.csv,
 series.csv, report.md and the figures (PNG and SVG), then DIR/README.md.
@@ -69,6 +69,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs := newFlagSet(stderr, "run", runUsage)
 	out := fs.String("out", "reports", "write reports under `DIR`")
 	workers := fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once (results never depend on it)")
+	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md, fastest)")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a key of the files: `PATH=VALUE` (repeatable), e.g. scenario.load=80, grid.blip=5s")
 	files, err := parse(fs, args)
@@ -94,7 +95,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		if err != nil {
 			return err
 		}
-		if err := reports.Write(*out, e, results); err != nil {
+		if err := reports.Write(*out, e, results, reports.Options{NoFigures: !*figures}); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
 		fmt.Fprintf(stdout, "%s: %d cells in %.2fs → %s\n", e.Name, len(results), time.Since(start).Seconds(), filepath.Join(*out, e.Name))

@@ -1,0 +1,63 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkStormChain: one op is one 4,000-round run of the "Retries and
+// Storm Risk" article's 3×3×3 configuration under the degradation profile
+// (rng = "minstd", request by request).
+func BenchmarkStormChain(b *testing.B) {
+	sc := stormProfile("degradation", [3]int{3, 3, 3}, 0)
+	b.ReportAllocs()
+	var calls float64
+	for b.Loop() {
+		r, err := Run(sc, stormSeed, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls = r.Calls
+	}
+	if calls != 5296 {
+		b.Fatalf("calls %v, want 5296", calls)
+	}
+}
+
+// storm10k is an hour of a nested 3×3×3 chain at 10,000 requests/s
+// (Poisson) against a FIFO dependency with capacity 12,000/s: 1 s timeouts at
+// every layer, backoff 100 ms doubling to 1 s without jitter, a 30 s outage
+// at minute 10, 10 ms ticks. The outage tips it into a storm that lasts the
+// rest of the hour: 815 million calls, 22.6 per request, a backlog of 773
+// million calls.
+func storm10k() Scenario {
+	s := Default()
+	s.Engine = "stochastic"
+	s.Tick = ms(10)
+	s.Duration = Duration(time.Hour)
+	s.Load = 10000
+	s.Arrivals = "poisson"
+	l := DefaultLayer()
+	l.Attempts = 3
+	l.Timeout = Duration(time.Second)
+	l.Backoff = Backoff{Kind: "exponential", Base: ms(100), Factor: 2, Cap: Duration(time.Second), Jitter: "none"}
+	s.Layer = []Layer{l}
+	s.Layers = 3
+	s.Dependency.Capacity = 12000
+	s.Fault = []Fault{{Kind: "outage", Start: Duration(10 * time.Minute), Length: Duration(30 * time.Second), Factor: 1}}
+	return s
+}
+
+// BenchmarkStorm10k: one op is one run of storm10k (rng = "pcg", cohorts).
+func BenchmarkStorm10k(b *testing.B) {
+	sc := storm10k()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Run(sc, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(r.Calls, "calls")
+		b.ReportMetric(r.PeakLoadX, "peak_x")
+	}
+}

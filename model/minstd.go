@@ -1,0 +1,341 @@
+package model
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// source is the uniform generator the stochastic engine draws from. Every
+// sampler below is written in terms of Float64 alone, so the two generators
+// are interchangeable and a sampler asked for one item consumes exactly one
+// draw.
+type source interface {
+	// Float64 returns a uniform number in [0, 1) (pcg) or (0, 1) (minstd).
+	Float64() float64
+}
+
+// MINSTD modulus and multiplier (Park and Miller's "minimal standard"
+// generator with the multiplier 48271 of their 1993 revision).
+const (
+	minstdM = 2147483647 // 2^31 − 1
+	minstdA = 48271
+)
+
+// Minstd is the Park-Miller generator: state ← state × 48271 mod (2^31 − 1),
+// and each draw is the new state divided by 2^31 − 1. It is the generator of
+// the "Retries and Storm Risk" article; scenario rng = "minstd" selects it so
+// that article's tables can be reproduced digit for digit. States are worked
+// out a block at a time, which changes nothing in the sequence.
+type Minstd struct {
+	state uint64 // the state after the last value in the block
+	i     int    // next unused value in the block
+	vals  [minstdBlock]uint64
+	f     [minstdBlock]float64
+}
+
+const minstdBlock = 128
+
+// NewMinstd seeds a Minstd with seed mod (2^31 − 1). A seed that is a
+// multiple of 2^31 − 1 would leave the generator stuck at zero; it is
+// replaced by 1.
+func NewMinstd(seed uint64) *Minstd {
+	s := seed % minstdM
+	if s == 0 {
+		s = 1
+	}
+	return &Minstd{state: s, i: minstdBlock}
+}
+
+// minstdStep is one step of the recurrence.
+func minstdStep(s uint64) uint64 {
+	// x mod (2^31 − 1) = (x mod 2^31) + ⌊x / 2^31⌋, reduced once more.
+	x := s * minstdA
+	x = (x & minstdM) + (x >> 31)
+	if x >= minstdM {
+		x -= minstdM
+	}
+	return x
+}
+
+// minstdA4 = 48271^4 mod (2^31 − 1): four steps at once.
+const minstdA4 = 1914720637
+
+// mulmod returns s × a mod (2^31 − 1) for s, a < 2^31.
+func mulmod(s, a uint64) uint64 {
+	x := s * a // < 2^62
+	x = (x & minstdM) + (x >> 31)
+	x = (x & minstdM) + (x >> 31)
+	if x >= minstdM {
+		x -= minstdM
+	}
+	return x
+}
+
+// refill works out the next block of states in four interleaved lanes (state
+// j+4 = state j × 48271^4), which gives the same sequence.
+func (m *Minstd) refill() {
+	a := minstdStep(m.state)
+	b := minstdStep(a)
+	c := minstdStep(b)
+	d := minstdStep(c)
+	for j := 0; j < minstdBlock; j += 4 {
+		v := (*[4]uint64)(m.vals[j : j+4])
+		f := (*[4]float64)(m.f[j : j+4])
+		v[0], v[1], v[2], v[3] = a, b, c, d
+		f[0], f[1], f[2], f[3] = float64(a)/minstdM, float64(b)/minstdM, float64(c)/minstdM, float64(d)/minstdM
+		a, b, c, d = mulmod(a, minstdA4), mulmod(b, minstdA4), mulmod(c, minstdA4), mulmod(d, minstdA4)
+	}
+	m.state = m.vals[minstdBlock-1]
+	m.i = 0
+}
+
+// Next advances the state and returns it, in 1..2^31−2.
+func (m *Minstd) Next() uint64 {
+	if m.i == minstdBlock {
+		m.refill()
+	}
+	v := m.vals[m.i]
+	m.i++
+	return v
+}
+
+// Float64 advances the state and returns state / (2^31 − 1), in (0, 1).
+func (m *Minstd) Float64() float64 {
+	if m.i == minstdBlock {
+		m.refill()
+	}
+	u := m.f[m.i]
+	m.i++
+	return u
+}
+
+// poissonL is knuthPoissonL on a Minstd without the interface call. It
+// forms the first four products at once (in the same order, so the same
+// numbers) and counts those above l, which avoids a hard-to-predict branch
+// per draw; the rare longer run goes on one draw at a time.
+func (m *Minstd) poissonL(l float64) int64 {
+	if m.i+4 <= minstdBlock {
+		f := (*[4]float64)(m.f[m.i : m.i+4])
+		p1 := f[0]
+		p2 := p1 * f[1]
+		p3 := p2 * f[2]
+		if p4 := p3 * f[3]; p4 <= l {
+			k := above(p1, l) + above(p2, l) + above(p3, l)
+			m.i += int(k) + 1
+			return k
+		}
+	}
+	k, p := int64(0), 1.0
+	for {
+		if m.i == minstdBlock {
+			m.refill()
+		}
+		p *= m.f[m.i]
+		m.i++
+		if p <= l {
+			return k
+		}
+		k++
+	}
+}
+
+// pcgSource adapts math/rand/v2's PCG to source.
+type pcgSource struct{ r *rand.Rand }
+
+func newPCG(seed uint64) pcgSource {
+	return pcgSource{rand.New(rand.NewPCG(seed, SplitMix(seed)))}
+}
+
+func (p pcgSource) Float64() float64 { return p.r.Float64() }
+
+// knuthPoisson draws a Poisson variate with mean lambda by Knuth's product
+// method: multiply uniforms until the product falls to e^−lambda or below;
+// the number of factors minus one is the variate. It consumes k+1 draws for
+// a result k. Means above 500, where e^−lambda underflows, are drawn as a sum
+// of Poisson variates of mean at most 500 (in order), which is exact.
+func knuthPoisson(r source, lambda float64) int64 {
+	if lambda <= 0 {
+		return 0
+	}
+	var total int64
+	for lambda > 500 {
+		total += knuthPoissonL(r, math.Exp(-500))
+		lambda -= 500
+	}
+	return total + knuthPoissonL(r, math.Exp(-lambda))
+}
+
+// knuthPoissonL is Knuth's method with l = e^−lambda given.
+func knuthPoissonL(r source, l float64) int64 {
+	k, p := int64(0), 1.0
+	for {
+		k++
+		p *= r.Float64()
+		if p <= l {
+			return k - 1
+		}
+	}
+}
+
+// poissonDraw draws a Poisson variate with mean lambda exactly: by inversion
+// below a mean of 10, by Hörmann's transformed rejection (PTRS) above.
+func poissonDraw(r source, lambda float64) int64 {
+	switch {
+	case lambda <= 0:
+		return 0
+	case lambda < 10:
+		u := r.Float64()
+		p := math.Exp(-lambda)
+		var k int64
+		for u > p {
+			u -= p
+			k++
+			p *= lambda / float64(k)
+			if p == 0 { // round-off at the far tail
+				break
+			}
+		}
+		return k
+	}
+	// W. Hörmann, "The transformed rejection method for generating Poisson
+	// random variables", Insurance: Mathematics and Economics 12 (1993).
+	slam := math.Sqrt(lambda)
+	loglam := math.Log(lambda)
+	b := 0.931 + 2.53*slam
+	a := -0.059 + 0.02483*b
+	invalpha := 1.1239 + 1.1328/(b-3.4)
+	vr := 0.9277 - 3.6224/(b-2)
+	for {
+		u := r.Float64() - 0.5
+		v := r.Float64()
+		us := 0.5 - math.Abs(u)
+		k := math.Floor((2*a/us+b)*u + lambda + 0.43)
+		if us >= 0.07 && v <= vr {
+			return int64(k)
+		}
+		if k < 0 || (us < 0.013 && v > us) {
+			continue
+		}
+		lg, _ := math.Lgamma(k + 1)
+		if math.Log(v)+math.Log(invalpha)-math.Log(a/(us*us)+b) <= -lambda+k*loglam-lg {
+			return int64(k)
+		}
+	}
+}
+
+// poissonPositive draws a Poisson variate with mean lambda conditioned on
+// being at least 1 (inversion from 1; meant for small means).
+func poissonPositive(r source, lambda float64) int64 {
+	if lambda >= 1 {
+		for {
+			if k := poissonDraw(r, lambda); k > 0 {
+				return k
+			}
+		}
+	}
+	// P(k | k ≥ 1) = e^−λ λ^k / k! / (1 − e^−λ)
+	p := lambda * math.Exp(-lambda) / -math.Expm1(-lambda)
+	u := r.Float64()
+	k := int64(1)
+	for u > p && p > 0 {
+		u -= p
+		k++
+		p *= lambda / float64(k)
+	}
+	return k
+}
+
+// binomial draws the number of successes in n trials of probability p. One
+// trial consumes one draw (success when the draw is below p); up to 16 trials
+// are drawn one by one; small means use inversion and large ones Hörmann's
+// BTRS, all exact.
+func binomial(r source, n int64, p float64) int64 {
+	switch {
+	case n <= 0 || p <= 0:
+		return 0
+	case p >= 1:
+		return n
+	case n <= 16:
+		var k int64
+		for range n {
+			if r.Float64() < p {
+				k++
+			}
+		}
+		return k
+	case p > 0.5:
+		return n - binomial(r, n, 1-p)
+	case float64(n)*p < 10:
+		// Inversion: P(0) = q^n, P(k+1)/P(k) = (n−k)/(k+1) · p/q.
+		q := 1 - p
+		s := p / q
+		a := float64(n+1) * s
+		pk := math.Pow(q, float64(n))
+		u := r.Float64()
+		var k int64
+		for u > pk && k < n {
+			u -= pk
+			k++
+			pk *= a/float64(k) - s
+			if pk <= 0 {
+				break
+			}
+		}
+		return k
+	}
+	return btrs(r, n, p)
+}
+
+// btrs is Hörmann's transformed rejection sampler for the binomial
+// ("The generation of binomial random variates", J. Statist. Comput. Simul.
+// 46, 1993), valid for p ≤ 0.5 and n·p ≥ 10.
+func btrs(r source, n int64, p float64) int64 {
+	nf := float64(n)
+	q := 1 - p
+	spq := math.Sqrt(nf * p * q)
+	b := 1.15 + 2.53*spq
+	a := -0.0873 + 0.0248*b + 0.01*p
+	c := nf*p + 0.5
+	vr := 0.92 - 4.2/b
+	alpha := (2.83 + 5.1/b) * spq
+	lpq := math.Log(p / q)
+	m := math.Floor((nf + 1) * p)
+	lm, _ := math.Lgamma(m + 1)
+	lnm, _ := math.Lgamma(nf - m + 1)
+	h := lm + lnm
+	for {
+		u := r.Float64() - 0.5
+		v := r.Float64()
+		us := 0.5 - math.Abs(u)
+		k := math.Floor((2*a/us+b)*u + c)
+		if k < 0 || k > nf {
+			continue
+		}
+		if us >= 0.07 && v <= vr {
+			return int64(k)
+		}
+		lk, _ := math.Lgamma(k + 1)
+		lnk, _ := math.Lgamma(nf - k + 1)
+		if math.Log(v*alpha/(a/(us*us)+b)) <= h-lk-lnk+(k-m)*lpq {
+			return int64(k)
+		}
+	}
+}
+
+// geometricGap returns the number of whole ticks before the first success of
+// a per-tick success probability 1 − e^−rate, by inversion of one draw.
+func geometricGap(r source, rate float64) int64 {
+	u := 1 - r.Float64() // in (0, 1]
+	g := math.Floor(-math.Log(u) / rate)
+	if g > math.MaxInt64/4 {
+		return math.MaxInt64 / 4
+	}
+	return int64(g)
+}
+
+func above(p, l float64) int64 {
+	if p > l {
+		return 1
+	}
+	return 0
+}

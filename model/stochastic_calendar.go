@@ -1,0 +1,200 @@
+package model
+
+import (
+	"container/heap"
+	"math/bits"
+)
+
+// evKind says what an event does when its tick comes.
+type evKind uint8
+
+const (
+	evStart   evKind = iota // a scheduled try begins (a retry, or a call reaching the layer below)
+	evArrive                // calls reach the dependency
+	evAnswer                // answers reach a try
+	evWake                  // closed loop: clients end their think time and send a request
+	evDone                  // latency server: calls complete
+	evTimeout               // a try's deadline: its caller gives up on what is still unanswered
+	evRetry                 // immediate-answer path: retries of the one caller are due
+)
+
+// Phases of a tick; each slot keeps one list per phase, in scheduling order.
+const (
+	phStart   = 0 // evStart, evArrive, evAnswer, evWake, evRetry
+	phService = 1 // evDone
+	phTimeout = 2 // evTimeout
+)
+
+// event is one scheduled happening for a group of n calls or instances.
+// evRetry carries its retries' state in attempt and wait instead of a try.
+type event struct {
+	tr      *try
+	n       int64
+	client  int32
+	attempt int32
+	wait    int32
+	kind    evKind
+	ok      bool
+}
+
+type calSlot struct{ lists [3][]event }
+
+// farEvent is an event too far ahead for the ring.
+type farEvent struct {
+	at  int64
+	seq uint64
+	ph  uint8
+	ev  event
+}
+
+type farHeap []farEvent
+
+func (h farHeap) Len() int { return len(h) }
+func (h farHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h farHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *farHeap) Push(x any)   { *h = append(*h, x.(farEvent)) }
+func (h *farHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// calendar holds future events: a ring of per-tick slots for the near
+// future, with a bitmap of the busy ones so empty ticks are skipped in one
+// scan, and a heap for events beyond the ring. Events of one tick and phase
+// keep the order they were scheduled in.
+type calendar struct {
+	ring []calSlot
+	busy []uint64
+	mask int64
+	far  farHeap
+	seq  uint64
+	tmp  []farEvent
+}
+
+func newCalendar(horizon int64) calendar {
+	size := int64(64)
+	for size < horizon+2 && size < 1<<13 {
+		size <<= 1
+	}
+	c := calendar{ring: make([]calSlot, size), busy: make([]uint64, size/64), mask: size - 1}
+	// Start every slot's first list with room for a few events, from one
+	// allocation.
+	const room = 4
+	backing := make([]event, int(size)*room)
+	for i := range c.ring {
+		c.ring[i].lists[phStart] = backing[i*room : i*room : (i+1)*room]
+	}
+	return c
+}
+
+// add schedules ev in phase ph of tick at, seen from tick now (at ≥ now).
+func (c *calendar) add(now, at int64, ph uint8, ev event) {
+	if at-now < int64(len(c.ring)) {
+		i := at & c.mask
+		l := &c.ring[i].lists[ph]
+		*l = append(*l, ev)
+		c.busy[i>>6] |= 1 << (i & 63)
+		return
+	}
+	c.seq++
+	heap.Push(&c.far, farEvent{at: at, seq: c.seq, ph: ph, ev: ev})
+}
+
+// last returns the last event scheduled in phase ph of tick at, if it is
+// within the ring, so a caller can merge identical groups.
+func (c *calendar) last(now, at int64, ph uint8) *event {
+	if at-now >= int64(len(c.ring)) {
+		return nil
+	}
+	l := c.ring[at&c.mask].lists[ph]
+	if len(l) == 0 {
+		return nil
+	}
+	return &l[len(l)-1]
+}
+
+// migrate moves far events that now fall within the ring into it. They were
+// scheduled before anything the ring holds for their tick, so they go first.
+func (c *calendar) migrate(now int64) {
+	if len(c.far) == 0 || c.far[0].at-now >= int64(len(c.ring)) {
+		return
+	}
+	c.tmp = c.tmp[:0]
+	for len(c.far) > 0 && c.far[0].at-now < int64(len(c.ring)) {
+		c.tmp = append(c.tmp, heap.Pop(&c.far).(farEvent))
+	}
+	for i := 0; i < len(c.tmp); {
+		j := i
+		for j < len(c.tmp) && c.tmp[j].at == c.tmp[i].at {
+			j++
+		}
+		at := c.tmp[i].at
+		s := &c.ring[at&c.mask]
+		for ph := range s.lists {
+			var pre []event
+			for _, f := range c.tmp[i:j] {
+				if int(f.ph) == ph {
+					pre = append(pre, f.ev)
+				}
+			}
+			if len(pre) > 0 {
+				s.lists[ph] = append(pre, s.lists[ph]...)
+			}
+		}
+		c.busy[(at&c.mask)>>6] |= 1 << (at & 63)
+		i = j
+	}
+}
+
+// busyAt reports whether tick t's slot holds start-phase events.
+func (c *calendar) busyAt(t int64) bool {
+	i := t & c.mask
+	return c.busy[i>>6]&(1<<(i&63)) != 0 && len(c.ring[i].lists[phStart]) > 0
+}
+
+// slot returns tick t's slot.
+func (c *calendar) slot(t int64) *calSlot { return &c.ring[t&c.mask] }
+
+// clear empties tick t's slot after it ran.
+func (c *calendar) clear(t int64) {
+	i := t & c.mask
+	s := &c.ring[i]
+	for ph := range s.lists {
+		clear(s.lists[ph]) // drop pointers for the collector
+		s.lists[ph] = s.lists[ph][:0]
+	}
+	c.busy[i>>6] &^= 1 << (i & 63)
+}
+
+// next returns the first tick after now with an event, or never.
+func (c *calendar) next(now int64) int64 {
+	n := int64(len(c.ring))
+	best := never
+	if len(c.far) > 0 {
+		best = c.far[0].at
+	}
+	// Scan the ring from now+1 for n−1 slots.
+	start := (now + 1) & c.mask
+	for off := int64(0); off < n-1; {
+		i := (start + off) & c.mask
+		w := c.busy[i>>6] >> (i & 63)
+		if w != 0 {
+			off += int64(bits.TrailingZeros64(w))
+			if off < n-1 {
+				return min(best, now+1+off)
+			}
+			break
+		}
+		off += 64 - (i & 63)
+	}
+	return best
+}
+
+const never = int64(1) << 62
