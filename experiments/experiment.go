@@ -11,6 +11,7 @@ package experiments
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/stormlab/stormlab/model"
@@ -35,6 +36,7 @@ type Experiment struct {
 	Axes      []Axis         // grid axes in file order; the first varies slowest
 	Series    SeriesSelector // which cells record a time series
 	Figures   []Figure
+	Findings  []Finding            // the author's sentences, with numbers from the results
 	Tolerance map[string]Tolerance // per results.csv column, for stormlab check
 
 	cells []Cell              // the expanded grid
@@ -56,13 +58,16 @@ type Override struct {
 	Key   string // where it is written in the file (for error positions)
 }
 
-// Axis is one dimension of the grid.
+// Axis is one dimension of the grid: either values of one scenario key, or
+// named sets of scenario keys (the [[policy]] entries, or a [[grid.NAME]]
+// list of tables).
 type Axis struct {
-	Name     string  // as written under [grid]: "load", "blip", "dependency.capacity", "policy"
-	Path     string  // the scenario path it sets ("" for the policy axis)
-	Values   []Value // in order
-	Key      string  // where it is written in the file
-	Duration bool    // the values are durations (Num in seconds)
+	Name     string   // as written under [grid]: "load", "blip", "dependency.capacity", "policy"
+	Path     string   // the scenario path it sets ("" for an axis of named sets)
+	Sets     []Policy // the named sets, for an axis of them; Values holds their names
+	Values   []Value  // in order
+	Key      string   // where it is written in the file
+	Duration bool     // the values are durations (Num in seconds)
 }
 
 // Value is one point on an axis.
@@ -82,23 +87,31 @@ type SeriesSelector struct {
 
 // Figure asks for one figure in the report.
 type Figure struct {
-	Kind        string // phase, lines or series
+	Kind        string // phase, lines, bars or series
 	Name        string // file name without extension
 	Title       string
-	X, Y        string // axis names (phase: both axes; lines: x axis)
+	X, Y        string // axis names (phase: both axes; lines: x axis; bars: the categories)
 	Panel       string // axis with one panel per value ("" = one panel)
-	Line        string // lines: axis with one line per value
+	Line        string // lines: axis with one line per value; bars: one bar per value in each category
 	Metric      string // results.csv column plotted (phase colour, lines y)
 	RuleOfThumb bool   // phase: draw blip ≈ capacity × timeout / load
 	// Range keeps only the cells whose value on an axis lies within
 	// [min, max] (durations in seconds): a zoom on part of the grid.
 	Range map[string][2]float64
+	// Only keeps only the cells whose value on an axis is one of those
+	// listed: a figure of one slice of the grid.
+	Only map[string][]string
 }
 
 // InRange reports whether the cell lies within the figure's ranges.
 func (f *Figure) InRange(c *Cell) bool {
 	for axis, r := range f.Range {
 		if v, ok := c.Get(axis); ok && (v.Num < r[0]-1e-9 || v.Num > r[1]+1e-9) {
+			return false
+		}
+	}
+	for axis, texts := range f.Only {
+		if v, ok := c.Get(axis); ok && !slices.Contains(texts, v.Text) {
 			return false
 		}
 	}
@@ -110,6 +123,24 @@ func (f *Figure) InRange(c *Cell) bool {
 type Tolerance struct {
 	Abs float64 `toml:"abs"`
 	Rel float64 `toml:"rel"`
+}
+
+// Finding is a sentence of the report written by the experiment's author
+// whose numbers come from the results. In the file it is a string in which
+// {column[v1; v2]} stands for the results.csv column of the cell whose axis
+// values are v1, v2 (in axis order); {column[v1; v2]%.2f} formats it with a
+// Go verb and {column[v1; v2]pct} as a percentage; {{ and }} are literal
+// braces.
+type Finding struct {
+	Parts []FindingPart
+}
+
+// FindingPart is literal text, or a reference to one number of one cell.
+type FindingPart struct {
+	Text   string // literal text (when Column is empty)
+	Column string // results.csv column
+	Cell   int    // index of the cell in Cells()
+	Format string // Go verb such as "%.2f", or "pct"; empty = the report's own format
 }
 
 // Cell is one point of the grid: its parameters and the scenario they give.
@@ -150,7 +181,8 @@ func (c *Cell) Label() string {
 	return strings.Join(parts, ", ")
 }
 
-// Size is the number of cells the grid expands to.
+// Size is the number of cells the grid's product expands to; [[cell]]
+// entries come after them.
 func (e *Experiment) Size() int {
 	n := 1
 	for _, a := range e.Axes {
@@ -197,46 +229,66 @@ func (e *Experiment) expand() ([]Cell, error) {
 
 // cell builds cell i from its per-axis value indexes.
 func (e *Experiment) cell(i int, idx []int) (Cell, error) {
-	c := Cell{Index: i, Scenario: cloneScenario(e.Base)}
+	vals := make([]Value, len(e.Axes))
 	for a, ax := range e.Axes {
-		c.Params = append(c.Params, Param{Axis: ax.Name, Value: ax.Values[idx[a]]})
+		vals[a] = ax.Values[idx[a]]
 	}
-	// Policies first, so an axis over a key a policy sets still varies it.
-	for a, ax := range e.Axes {
-		if ax.Path != "" {
+	return e.build(i, vals, e.Axes)
+}
+
+// build makes a cell from one value per axis. Named sets apply first, so an
+// axis over a key a set also sets still varies it; then the other axes in
+// order. axes may hold extra named sets (a [[cell]] entry's own).
+func (e *Experiment) build(i int, vals []Value, axes []Axis) (Cell, error) {
+	c := Cell{Index: i, Scenario: cloneScenario(e.Base)}
+	for a, ax := range axes {
+		c.Params = append(c.Params, Param{Axis: ax.Name, Value: vals[a]})
+	}
+	for a, ax := range axes {
+		if ax.Sets == nil {
 			continue
 		}
-		p := e.policy(ax.Values[idx[a]].Text)
+		p := ax.set(vals[a].Text)
 		for _, o := range p.Overrides {
 			if err := setPath(&c.Scenario, o.Path, o.Value); err != nil {
-				return c, e.errorAt(o.Key, o.Path, err, "policy "+p.Name)
+				return c, e.errorAt(o.Key, o.Path, err, ax.Name+" "+p.Name)
 			}
 		}
 	}
-	for a, ax := range e.Axes {
-		if ax.Path == "" {
+	for a, ax := range axes {
+		if ax.Sets != nil {
 			continue
 		}
-		v := ax.Values[idx[a]]
+		v := vals[a]
 		if err := setPath(&c.Scenario, ax.Path, v.Raw); err != nil {
 			return c, e.errorAt(ax.Key, ax.Path, err, ax.Name+"="+v.Text)
 		}
 	}
 	if err := model.Check(&c.Scenario); err != nil {
-		return c, e.cellError(&c, err)
+		return c, e.cellError(&c, axes, err)
 	}
 	c.Seed = e.cellSeed(&c)
 	c.Series = e.Series.selects(&c)
 	return c, nil
 }
 
-func (e *Experiment) policy(name string) *Policy {
-	for i := range e.Policies {
-		if e.Policies[i].Name == name {
-			return &e.Policies[i]
+// set returns the axis's named set called name.
+func (ax *Axis) set(name string) *Policy {
+	for i := range ax.Sets {
+		if ax.Sets[i].Name == name {
+			return &ax.Sets[i]
 		}
 	}
 	return &Policy{Name: name}
+}
+
+// setNames lists an axis's named sets, quoted, for error messages.
+func (ax *Axis) setNames() string {
+	var names []string
+	for _, p := range ax.Sets {
+		names = append(names, fmt.Sprintf("%q", p.Name))
+	}
+	return strings.Join(names, ", ")
 }
 
 // cellSeed derives a cell's seed from the experiment seed and the cell's

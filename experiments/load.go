@@ -55,9 +55,15 @@ func oneLine(s string) string {
 
 // shorthands are grid, policy and -set names for common scenario keys.
 var shorthands = map[string]string{
-	"blip":     "fault.0.length",
-	"attempts": "layer.*.attempts",
-	"budget":   "budget.ratio",
+	"blip":           "fault.0.length",
+	"attempts":       "layer.*.attempts",
+	"timeout":        "layer.*.timeout",
+	"backoff.kind":   "layer.*.backoff.kind",
+	"backoff.base":   "layer.*.backoff.base",
+	"backoff.cap":    "layer.*.backoff.cap",
+	"backoff.factor": "layer.*.backoff.factor",
+	"backoff.jitter": "layer.*.backoff.jitter",
+	"budget":         "budget.ratio",
 }
 
 // resolve turns a user-written scenario path into the path setPath takes.
@@ -70,7 +76,7 @@ func resolve(path string) string {
 
 // topKeys are the keys an experiment file accepts at its top level.
 var topKeys = []string{"name", "title", "question", "engine", "seed", "same_seed", "max_cells",
-	"scenario", "policy", "grid", "series", "figure", "tolerance"}
+	"scenario", "policy", "grid", "cell", "series", "figure", "findings", "tolerance"}
 
 // Load reads, validates and expands one experiment file. sets are -set flags
 // (PATH=VALUE, PATH a dotted key of the file) applied over it.
@@ -262,8 +268,13 @@ func (e *Experiment) interpret(tree map[string]any) error {
 		return e.errorf("grid", "%s expand to %d cells, more than max_cells = %d; use coarser steps or raise max_cells",
 			strings.Join(dims, " × "), n, e.MaxCells)
 	}
-	e.cells, err = e.expand()
-	return err
+	if e.cells, err = e.expand(); err != nil {
+		return err
+	}
+	if err := e.loadExtraCells(tree["cell"]); err != nil {
+		return err
+	}
+	return e.loadFindings(tree["findings"])
 }
 
 // overrides flattens a table of scenario keys into single assignments: whole
@@ -325,34 +336,52 @@ func (e *Experiment) loadPolicies(v any) error {
 	if !ok {
 		return e.errorf("policy", "wants [[policy]] entries, each with a name and scenario keys, got %s", describe(v))
 	}
+	var err error
+	e.Policies, err = e.namedSets("policy", items)
+	return err
+}
+
+// namedSets reads a list of tables, each a name and scenario keys: the
+// [[policy]] entries or a [[grid.NAME]] axis.
+func (e *Experiment) namedSets(key string, items []map[string]any) ([]Policy, error) {
+	var sets []Policy
 	seen := map[string]bool{}
 	for i, m := range items {
-		key := fmt.Sprintf("policy.%d", i)
-		name, ok := m["name"].(string)
-		if !ok || strings.TrimSpace(name) == "" {
-			return e.errorf(key, "every [[policy]] needs a name = \"...\"")
+		k := fmt.Sprintf("%s.%d", key, i)
+		p, err := e.namedSet(k, m)
+		if err != nil {
+			return nil, err
 		}
-		if seen[name] {
-			return e.errorf(key+".name", "policy %q is named twice", name)
+		if seen[p.Name] {
+			return nil, e.errorf(k+".name", "%q is named twice", p.Name)
 		}
-		seen[name] = true
-		rest := map[string]any{}
-		for k, v := range m {
-			if k != "name" {
-				rest[k] = v
-			}
-		}
-		p := Policy{Name: name, Overrides: e.overrides(key, rest)}
-		// Check the keys now, on a scratch scenario, for a positioned error.
-		scratch := cloneScenario(e.Base)
-		for _, o := range p.Overrides {
-			if err := setPath(&scratch, o.Path, o.Value); err != nil {
-				return e.errorAt(o.Key, o.Path, err, "")
-			}
-		}
-		e.Policies = append(e.Policies, p)
+		seen[p.Name] = true
+		sets = append(sets, p)
 	}
-	return nil
+	return sets, nil
+}
+
+// namedSet reads one table of a name and scenario keys, written at key.
+func (e *Experiment) namedSet(key string, m map[string]any) (Policy, error) {
+	name, ok := m["name"].(string)
+	if !ok || strings.TrimSpace(name) == "" {
+		return Policy{}, e.errorf(key, "each entry needs a name = \"...\" beside its scenario keys")
+	}
+	rest := map[string]any{}
+	for k, v := range m {
+		if k != "name" {
+			rest[k] = v
+		}
+	}
+	p := Policy{Name: name, Overrides: e.overrides(key, rest)}
+	// Check the keys now, on a scratch scenario, for a positioned error.
+	scratch := cloneScenario(e.Base)
+	for _, o := range p.Overrides {
+		if err := setPath(&scratch, o.Path, o.Value); err != nil {
+			return p, e.errorAt(o.Key, o.Path, err, "")
+		}
+	}
+	return p, nil
 }
 
 func (e *Experiment) loadGrid(v any) error {
@@ -377,7 +406,7 @@ func (e *Experiment) loadGrid(v any) error {
 			if err != nil {
 				return err
 			}
-			hasPolicy = hasPolicy || ax.Path == ""
+			hasPolicy = hasPolicy || ax.Name == "policy"
 			axes = append(axes, ax)
 			return nil
 		}
@@ -389,11 +418,7 @@ func (e *Experiment) loadGrid(v any) error {
 		sort.SliceStable(axes, func(i, j int) bool { return e.before(axes[i].Key, axes[j].Key) })
 	}
 	if len(e.Policies) > 0 && !hasPolicy {
-		ax := Axis{Name: "policy", Key: "policy"}
-		for _, p := range e.Policies {
-			ax.Values = append(ax.Values, Value{Text: p.Name, Raw: p.Name})
-		}
-		axes = append([]Axis{ax}, axes...)
+		axes = append([]Axis{setAxis("policy", "policy", e.Policies)}, axes...)
 	}
 	e.Axes = axes
 	return nil
@@ -413,14 +438,23 @@ func (e *Experiment) axis(name string, v any) (Axis, error) {
 		if len(e.Policies) == 0 {
 			return ax, e.errorf(key, "there are no [[policy]] entries to choose from")
 		}
+		all := setAxis("policy", "policy", e.Policies)
+		var chosen []Policy
 		for _, x := range listOf(v) {
 			s, ok := x.(string)
-			if !ok || !e.hasPolicy(s) {
-				return ax, e.errorf(key, "%s is not a policy; the [[policy]] names are %s", describe(x), e.policyNames())
+			if !ok || !hasSet(e.Policies, s) {
+				return ax, e.errorf(key, "%s is not a policy; the [[policy]] names are %s", describe(x), all.setNames())
 			}
-			ax.Values = append(ax.Values, Value{Text: s, Raw: s})
+			chosen = append(chosen, *all.set(s))
 		}
-		return ax, nil
+		return setAxis(name, key, chosen), nil
+	}
+	if items, ok := v.([]map[string]any); ok {
+		sets, err := e.namedSets(key, items)
+		if err != nil {
+			return ax, err
+		}
+		return setAxis(name, key, sets), nil
 	}
 	ax.Path = resolve(name)
 	t, err := fieldType(ax.Path)
@@ -449,21 +483,25 @@ func (e *Experiment) axis(name string, v any) (Axis, error) {
 	return ax, nil
 }
 
-func (e *Experiment) hasPolicy(name string) bool {
-	for _, p := range e.Policies {
+// setAxis makes an axis of named sets.
+func setAxis(name, key string, sets []Policy) Axis {
+	ax := Axis{Name: name, Key: key, Sets: sets}
+	if ax.Sets == nil {
+		ax.Sets = []Policy{}
+	}
+	for _, p := range sets {
+		ax.Values = append(ax.Values, Value{Text: p.Name, Raw: p.Name})
+	}
+	return ax
+}
+
+func hasSet(sets []Policy, name string) bool {
+	for _, p := range sets {
 		if p.Name == name {
 			return true
 		}
 	}
 	return false
-}
-
-func (e *Experiment) policyNames() string {
-	var names []string
-	for _, p := range e.Policies {
-		names = append(names, strconv.Quote(p.Name))
-	}
-	return strings.Join(names, ", ")
 }
 
 func listOf(v any) []any {
@@ -660,7 +698,7 @@ func (e *Experiment) axisNames() string {
 	return strings.Join(names, ", ")
 }
 
-var figureKeys = []string{"kind", "name", "title", "x", "y", "panel", "line", "metric", "rule_of_thumb", "range"}
+var figureKeys = []string{"kind", "name", "title", "x", "y", "panel", "line", "metric", "rule_of_thumb", "range", "only"}
 
 func (e *Experiment) loadFigures(v any) (err error) {
 	if v == nil {
@@ -678,6 +716,12 @@ func (e *Experiment) loadFigures(v any) (err error) {
 			kk := key + "." + k
 			if !contains(figureKeys, k) {
 				return e.errorf(kk, "unknown key; a [[figure]] accepts %s", strings.Join(figureKeys, ", "))
+			}
+			if k == "only" {
+				if f.Only, err = e.figureOnly(kk, m[k]); err != nil {
+					return err
+				}
+				continue
 			}
 			if k == "range" {
 				if f.Range, err = e.figureRange(kk, m[k]); err != nil {
@@ -700,10 +744,10 @@ func (e *Experiment) loadFigures(v any) (err error) {
 			*map[string]*string{"kind": &f.Kind, "name": &f.Name, "title": &f.Title, "x": &f.X, "y": &f.Y,
 				"panel": &f.Panel, "line": &f.Line, "metric": &f.Metric}[k] = s
 		}
-		need := map[string][]string{"phase": {"x", "y"}, "lines": {"x", "line"}, "series": nil}
+		need := map[string][]string{"phase": {"x", "y"}, "lines": {"x", "line"}, "bars": {"x"}, "series": nil}
 		req, ok := need[f.Kind]
 		if !ok {
-			return e.errorf(key+".kind", "%q is not a figure kind; use phase, lines or series", f.Kind)
+			return e.errorf(key+".kind", "%q is not a figure kind; use phase, lines, bars or series", f.Kind)
 		}
 		for _, r := range req {
 			if m[r] == nil {
@@ -718,7 +762,7 @@ func (e *Experiment) loadFigures(v any) (err error) {
 			if !ok {
 				return e.errorf(key+"."+k, "%q is not a grid axis; the axes are %s", a, e.axisNames())
 			}
-			if (k == "x" || k == "y") && !ax.Values[0].IsNum {
+			if (k == "x" && f.Kind != "bars" || k == "y") && !ax.Values[0].IsNum {
 				return e.errorf(key+"."+k, "axis %q is not numeric", a)
 			}
 		}
@@ -738,6 +782,202 @@ func (e *Experiment) loadFigures(v any) (err error) {
 		e.Figures = append(e.Figures, f)
 	}
 	return nil
+}
+
+// loadExtraCells reads the [[cell]] entries: single cells run after the
+// grid's product, each giving a value for every axis. For an axis of named
+// sets the value is a set's name, or a table { name = ..., keys... } that
+// defines a set for this cell alone.
+func (e *Experiment) loadExtraCells(v any) error {
+	if v == nil {
+		return nil
+	}
+	items, ok := listOfTables(v)
+	if !ok {
+		return e.errorf("cell", "wants [[cell]] entries, each with a value for every grid axis, got %s", describe(v))
+	}
+	if len(e.cells)+len(items) > e.MaxCells {
+		return e.errorf("cell", "%d grid cells and %d [[cell]] entries are more than max_cells = %d", len(e.cells), len(items), e.MaxCells)
+	}
+	labels := map[string]bool{}
+	for i := range e.cells {
+		labels[e.cells[i].Label()] = true
+	}
+	for i, m := range items {
+		key := fmt.Sprintf("cell.%d", i)
+		for k := range m {
+			if _, ok := e.Axis(k); !ok {
+				return e.errorf(key+"."+k, "is not a grid axis; the axes are %s", e.axisNames())
+			}
+		}
+		axes := make([]Axis, len(e.Axes))
+		vals := make([]Value, len(e.Axes))
+		for a, ax := range e.Axes {
+			axes[a] = ax
+			raw, ok := m[ax.Name]
+			k := key + "." + ax.Name
+			if !ok {
+				return e.errorf(key, "a [[cell]] needs a value for every grid axis; %s is missing", ax.Name)
+			}
+			switch {
+			case ax.Sets != nil:
+				if t, ok := raw.(map[string]any); ok {
+					p, err := e.namedSet(k, t)
+					if err != nil {
+						return err
+					}
+					axes[a].Sets = []Policy{p}
+					vals[a] = Value{Text: p.Name, Raw: p.Name}
+				} else if name, ok := raw.(string); ok && hasSet(ax.Sets, name) {
+					vals[a] = Value{Text: name, Raw: name}
+				} else {
+					return e.errorf(k, "%s is not one of %s, nor a table { name = ..., keys... }", describe(raw), ax.setNames())
+				}
+			default:
+				t, _ := fieldType(ax.Path)
+				val, err := value(raw, t)
+				if err != nil {
+					return e.errorf(k, "%v", err)
+				}
+				vals[a] = val
+			}
+		}
+		c, err := e.build(len(e.cells), vals, axes)
+		if err != nil {
+			return err
+		}
+		if labels[c.Label()] {
+			return e.errorf(key, "cell %s is already in the grid", c.Label())
+		}
+		labels[c.Label()] = true
+		e.cells = append(e.cells, c)
+	}
+	return nil
+}
+
+// loadFindings reads the findings = ["...", ...] templates and resolves
+// every reference to a cell and a column.
+func (e *Experiment) loadFindings(v any) error {
+	if v == nil {
+		return nil
+	}
+	for i, x := range listOf(v) {
+		key := fmt.Sprintf("findings.%d", i)
+		text, ok := x.(string)
+		if !ok {
+			return e.errorf(key, "wants a string, got %s", describe(x))
+		}
+		f, err := e.parseFinding(text)
+		if err != nil {
+			return e.errorf(key, "%v", err)
+		}
+		e.Findings = append(e.Findings, f)
+	}
+	return nil
+}
+
+// parseFinding splits a finding template into text and references.
+func (e *Experiment) parseFinding(text string) (Finding, error) {
+	var f Finding
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			f.Parts = append(f.Parts, FindingPart{Text: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '{' && strings.HasPrefix(text[i:], "{{"), c == '}' && strings.HasPrefix(text[i:], "}}"):
+			lit.WriteByte(c)
+			i++
+		case c == '}':
+			return f, fmt.Errorf("a } without its {; write }} for a literal brace")
+		case c == '{':
+			end := strings.IndexByte(text[i:], '}')
+			if end < 0 {
+				return f, fmt.Errorf("a { without its }; write {{ for a literal brace")
+			}
+			ref, err := e.parseRef(text[i+1 : i+end])
+			if err != nil {
+				return f, err
+			}
+			flush()
+			f.Parts = append(f.Parts, ref)
+			i += end
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	return f, nil
+}
+
+// parseRef reads "column[v1; v2]%.2f".
+func (e *Experiment) parseRef(s string) (FindingPart, error) {
+	open, close := strings.IndexByte(s, '['), strings.LastIndexByte(s, ']')
+	if open < 0 || close < open {
+		return FindingPart{}, fmt.Errorf("{%s}: write {column[value; value]} with one value per axis (%s)", s, e.axisNames())
+	}
+	part := FindingPart{Column: strings.TrimSpace(s[:open]), Format: strings.TrimSpace(s[close+1:])}
+	if _, ok := model.LookupMetric(part.Column); !ok {
+		return part, fmt.Errorf("{%s}: %q is not a results.csv column; use one of %s", s, part.Column, metricNames())
+	}
+	if f := part.Format; f != "" && f != "pct" && (!strings.HasPrefix(f, "%") || strings.Count(f, "%") != 1) {
+		return part, fmt.Errorf("{%s}: the format %q is neither one Go verb such as %%.2f nor pct", s, part.Format)
+	}
+	var want []string
+	if inner := strings.TrimSpace(s[open+1 : close]); inner != "" {
+		for _, v := range strings.Split(inner, ";") {
+			want = append(want, strings.TrimSpace(v))
+		}
+	}
+	if len(want) != len(e.Axes) {
+		return part, fmt.Errorf("{%s}: %d values for %d axes (%s)", s, len(want), len(e.Axes), e.axisNames())
+	}
+	for i := range e.cells {
+		match := true
+		for a, p := range e.cells[i].Params {
+			match = match && p.Text == want[a]
+		}
+		if match {
+			part.Cell = i
+			return part, nil
+		}
+	}
+	return part, fmt.Errorf("{%s}: no cell has the values %s", s, strings.Join(want, "; "))
+}
+
+// figureOnly reads a figure's only table: axis = value or [values].
+func (e *Experiment) figureOnly(key string, v any) (map[string][]string, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, e.errorf(key, "wants a table of axis = value or [values], got %s", describe(v))
+	}
+	out := map[string][]string{}
+	for _, axis := range sortedKeys(m) {
+		ax, ok := e.Axis(axis)
+		if !ok {
+			return nil, e.errorf(key+"."+axis, "is not a grid axis; the axes are %s", e.axisNames())
+		}
+		for _, r := range listOf(m[axis]) {
+			val, err := value(r, nil)
+			found := false
+			for _, av := range ax.Values {
+				found = found || err == nil && (av.Text == val.Text || av.IsNum && val.IsNum && av.Num == val.Num)
+				if found {
+					val = av
+					break
+				}
+			}
+			if !found {
+				return nil, e.errorf(key+"."+axis, "%s is not a value of axis %s", describe(r), axis)
+			}
+			out[axis] = append(out[axis], val.Text)
+		}
+	}
+	return out, nil
 }
 
 // figureRange reads a figure's range table: axis = [min, max], numbers or
@@ -863,22 +1103,22 @@ func (e *Experiment) errorAt(key, set string, err error, context string) error {
 }
 
 // cellError positions a model.Check error of a cell: at the grid axis or
-// policy that set the key, else at the key in [scenario].
-func (e *Experiment) cellError(c *Cell, err error) error {
+// named set that set the key, else at the key in [scenario].
+func (e *Experiment) cellError(c *Cell, axes []Axis, err error) error {
 	p, ok := isKeyError(err)
 	if !ok {
 		return &Error{File: e.File, Msg: err.Error() + " (cell " + c.Label() + ")"}
 	}
-	for i := len(e.Axes) - 1; i >= 0; i-- {
-		ax := &e.Axes[i]
-		if ax.Path != "" && covers(ax.Path, p) {
+	for i := len(axes) - 1; i >= 0; i-- {
+		ax := &axes[i]
+		if ax.Sets == nil && covers(ax.Path, p) {
 			return e.errorAt(ax.Key, ax.Path, err, "cell "+c.Label())
 		}
-		if ax.Path == "" {
+		if ax.Sets != nil {
 			v, _ := c.Get(ax.Name)
-			for _, o := range e.policy(v.Text).Overrides {
+			for _, o := range ax.set(v.Text).Overrides {
 				if covers(o.Path, p) {
-					return e.errorAt(o.Key, o.Path, err, "policy "+v.Text)
+					return e.errorAt(o.Key, o.Path, err, ax.Name+" "+v.Text)
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -223,5 +224,143 @@ func TestRunCancelled(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, e, 2, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestReplicatesIndependentOfWorkers: a stochastic experiment with
+// replicates gives the same means and spreads whatever the pool size.
+func TestReplicatesIndependentOfWorkers(t *testing.T) {
+	e := mustParse(t, `
+engine = "stochastic"
+seed = 3
+[scenario]
+tick = "10ms"
+duration = "30s"
+load = 40
+arrivals = "poisson"
+replicates = 6
+dependency.capacity = 60
+layer = [{ attempts = 4, timeout = "500ms", backoff = { kind = "exponential", base = "100ms", jitter = "full" } }]
+fault = [{ kind = "outage", start = "10s", length = "2s" }]
+[grid]
+load = [30, 40, 50]
+`)
+	one, err := Run(context.Background(), e, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := Run(context.Background(), e, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one {
+		if one[i].Metrics.String() != two[i].Metrics.String() || one[i].SD.String() != two[i].SD.String() {
+			t.Errorf("cell %d differs between -j 1 and -j 2", i)
+		}
+		if one[i].Replicates != 6 || one[i].SD.Calls == 0 {
+			t.Errorf("cell %d: %d replicates, calls sd %v: want 6 runs with a spread", i, one[i].Replicates, one[i].SD.Calls)
+		}
+	}
+}
+
+const namedAxes = `
+[scenario]
+duration = "2m"
+fault = [{ kind = "outage", start = "10s", length = "5s" }]
+
+[[grid.profile]]
+name = "calm"
+load = 50
+
+[[grid.profile]]
+name = "busy"
+load = 90
+
+[grid]
+attempts = [1, 3]
+
+[[cell]]
+profile = "busy"
+attempts = 9
+
+[[cell]]
+profile = { name = "spike", load = 70, fault = [{ kind = "spike", start = "10s", length = "5s", factor = 2 }] }
+attempts = 3
+`
+
+func TestNamedAxesExtraCellsAndFindings(t *testing.T) {
+	e := mustParse(t, "findings = [\"calls {calls[busy; 9]} of {requests[busy; 9]}, {wasted[spike; 3]pct}; {{literal}}\"]\n"+namedAxes)
+	cells := e.Cells()
+	if len(cells) != 6 || e.Size() != 4 {
+		t.Fatalf("%d cells (grid %d), want 4 + 2", len(cells), e.Size())
+	}
+	if sc := cells[4].Scenario; cells[4].Label() != "profile=busy, attempts=9" || sc.Load != 90 || sc.FlatAttempts() != 9 {
+		t.Errorf("extra cell 4: %s load %v attempts %d", cells[4].Label(), sc.Load, sc.FlatAttempts())
+	}
+	if sc := cells[5].Scenario; sc.Load != 70 || sc.Fault[0].Kind != "spike" || sc.Fault[0].Factor != 2 {
+		t.Errorf("extra cell 5: load %v fault %+v", sc.Load, sc.Fault)
+	}
+	if sc := cells[1].Scenario; sc.Load != 50 || sc.FlatAttempts() != 3 {
+		t.Errorf("cell 1: load %v attempts %d", sc.Load, sc.FlatAttempts())
+	}
+	f := e.Findings[0]
+	var refs []string
+	for _, p := range f.Parts {
+		if p.Column != "" {
+			refs = append(refs, fmt.Sprintf("%s@%d%s", p.Column, p.Cell, p.Format))
+		} else {
+			refs = append(refs, p.Text)
+		}
+	}
+	if got := strings.Join(refs, "|"); got != "calls |calls@4| of |requests@4|, |wasted@5pct|; {literal}" {
+		t.Errorf("finding parsed as %q", got)
+	}
+	for _, bad := range []struct{ finding, want string }{
+		{"{calls[busy]}", "1 values for 2 axes"},
+		{"{calls[busy; 27]}", "no cell has the values busy; 27"},
+		{"{speed[busy; 9]}", "not a results.csv column"},
+		{"{calls[busy; 9]%d%d}", "one Go verb"},
+		{"a } b", "without its {"},
+	} {
+		_, err := Parse("x.toml", []byte("findings = [\""+bad.finding+"\"]\n"+namedAxes), nil)
+		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), "findings.0") {
+			t.Errorf("finding %q: got %v, want an error with %q", bad.finding, err, bad.want)
+		}
+	}
+	for _, bad := range []struct{ cell, want string }{
+		{"[[cell]]\nprofile = \"calm\"\n", "attempts is missing"},
+		{"[[cell]]\nprofile = \"calm\"\nattempts = 1\n", "already in the grid"},
+		{"[[cell]]\nprofile = \"storm\"\nattempts = 2\n", "not one of \"calm\", \"busy\""},
+		{"[[cell]]\nprofile = \"calm\"\nattempts = 2\nload = 3\n", "cell.0.load: is not a grid axis"},
+	} {
+		src := namedAxes[:strings.Index(namedAxes, "[[cell]]")] + bad.cell
+		_, err := Parse("x.toml", []byte(src), nil)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: got %v, want an error with %q", bad.cell, err, bad.want)
+		}
+	}
+}
+
+func TestFigureSlices(t *testing.T) {
+	e := mustParse(t, namedAxes+`
+[[figure]]
+kind = "bars"
+x = "profile"
+line = "attempts"
+metric = "failed"
+only = { attempts = [3] }
+`)
+	f := e.Figures[0]
+	var in []string
+	for _, c := range e.Cells() {
+		if f.InRange(&c) {
+			in = append(in, c.Label())
+		}
+	}
+	if got := strings.Join(in, "|"); got != "profile=calm, attempts=3|profile=busy, attempts=3|profile=spike, attempts=3" {
+		t.Errorf("cells in the figure: %s", got)
+	}
+	if _, err := Parse("x.toml", []byte(namedAxes+"\n[[figure]]\nkind = \"bars\"\nx = \"profile\"\nonly = { attempts = [4] }\n"), nil); err == nil || !strings.Contains(err.Error(), "not a value of axis attempts") {
+		t.Errorf("only with a missing value: %v", err)
 	}
 }

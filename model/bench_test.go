@@ -61,3 +61,14 @@ func BenchmarkStorm10k(b *testing.B) {
 		b.ReportMetric(r.PeakLoadX, "peak_x")
 	}
 }
+
+// BenchmarkMinstdBlock: one op works out minstdBlock (128) MINSTD draws, as
+// float64 bits. The article's degradation run takes 9,296 draws (73
+// blocks), so this bounds what BenchmarkStormChain can cost from below.
+func BenchmarkMinstdBlock(b *testing.B) {
+	m := NewMinstd(stormSeed)
+	var buf [minstdBlock]uint64
+	for b.Loop() {
+		m.block(&buf)
+	}
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -155,5 +156,26 @@ func TestFlatChainCount(t *testing.T) {
 		if r.Failed != r.Requests-want+1 {
 			t.Errorf("%d×%d: %v failed, want all but the last %v requests", c.layers, c.attempts, r.Failed, want-1)
 		}
+	}
+}
+
+// TestHorizonWarnings: a recovery in the last tenth of the run, and a fault
+// after its end, are flagged.
+func TestHorizonWarnings(t *testing.T) {
+	sc := blip(1)
+	sc.Duration = Duration(170 * time.Second) // the 66 s drain ends at 156 s of 170
+	r, err := Run(sc, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "last 14 s") {
+		t.Errorf("warnings %q, want one about the last 14 s", r.Warnings)
+	}
+	sc.Fault[0].Start = Duration(time.Hour)
+	if r, _ = Run(sc, 1, false); len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "no effect") {
+		t.Errorf("warnings %q, want one about a fault after the run", r.Warnings)
+	}
+	if r, _ = Run(blip(1), 1, false); len(r.Warnings) != 0 {
+		t.Errorf("the article's hour: unexpected warnings %q", r.Warnings)
 	}
 }

@@ -16,6 +16,9 @@ type Metrics struct {
 	PeakLoadX      float64 // peak calls per second at the dependency / base arrival rate
 	WindowRateX    float64 // mean calls per second during the fault / base arrival rate
 	WindowCalls    float64 // mean calls per second at the dependency during the fault
+	WindowPerTick  float64 // mean calls per tick at the dependency during the fault
+	CallsPerS      float64 // mean calls per second at the dependency over the run
+	Allowed        float64 // attempts one request may put on the dependency: the product over the chain
 	PeakQueue      float64 // the most calls waiting at the dependency
 	Successful     float64 // user requests that got a success
 	Failed         float64 // user requests that got an error
@@ -105,6 +108,9 @@ func Run(sc Scenario, seed uint64, series bool) (Result, error) {
 	var res Result
 	for r := range runs {
 		m, s, w := run(&sc, ReplicateSeed(seed, r), series && r == 0)
+		m.WindowPerTick = m.WindowCalls * sc.Tick.Seconds()
+		m.CallsPerS = m.Calls / sc.Duration.Seconds()
+		m.Allowed = float64(sc.FlatAttempts())
 		runs[r] = m
 		if r == 0 {
 			res.Series = s
@@ -113,6 +119,7 @@ func Run(sc Scenario, seed uint64, series bool) (Result, error) {
 	}
 	res.Metrics, res.SD, res.RecoveredShare = aggregate(runs)
 	res.Replicates = len(runs)
+	res.Warnings = append(res.Warnings, horizonWarnings(&sc, &res)...)
 	return res, nil
 }
 
@@ -146,7 +153,7 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64) {
 		return m, Metrics{}, share
 	}
 	fields := func(m *Metrics) []*float64 {
-		return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.PeakQueue,
+		return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
 			&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed}
 	}
 	mean.Recovered = true
@@ -202,4 +209,22 @@ func (m Metrics) String() string {
 	}
 	return fmt.Sprintf("recovered %s, requests %g, calls %g (%.2fx), peak %gx, peak queue %g, ok %g, failed %g, pending %g, refused %g, wasted %.1f%%",
 		rec, m.Requests, m.Calls, m.Amplification(), m.PeakLoadX, m.PeakQueue, m.Successful, m.Failed, m.Pending, m.RetriesRefused, 100*m.Wasted())
+}
+
+// horizonWarnings flags results the run's length makes doubtful: a fault
+// that starts after the run, or a recovery so late that the run cannot
+// show whether it lasts.
+func horizonWarnings(sc *Scenario, r *Result) []string {
+	var w []string
+	for i, f := range sc.Fault {
+		if f.Length > 0 && f.Start >= sc.Duration {
+			w = append(w, fmt.Sprintf("fault %d starts at %v, after the %v run ends: it has no effect", i, f.Start, sc.Duration))
+		}
+	}
+	_, end, ok := sc.FaultWindow()
+	if ok && end < sc.Duration && r.Recovered && end.Seconds()+r.RecoveryS > 0.9*sc.Duration.Seconds() {
+		w = append(w, fmt.Sprintf("healthy only for the last %.0f s of the run: a longer duration would show whether the recovery lasts",
+			sc.Duration.Seconds()-end.Seconds()-r.RecoveryS))
+	}
+	return w
 }

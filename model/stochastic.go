@@ -35,7 +35,10 @@ import (
 // server, no network delay, no latency — no try objects are needed: a
 // pending retry is just its attempt, client and last wait. The engine then
 // takes a shorter path through the same steps in the same order, with the
-// same results (a test compares the two).
+// same results (a test compares the two). With rng = "minstd", open-loop
+// Poisson arrivals and no series it goes further: the whole run is one loop
+// over ticks with its own compact state, the sequential loss loop of
+// stochastic_seq.go (again with the same results, which a test checks).
 //
 // # A tick, in order
 //
@@ -270,6 +273,8 @@ type stochSim struct {
 	ms     *Minstd // r, when it is a Minstd
 	seq    bool    // one instance per group, one call at a time
 	fast   bool    // every call is answered in the tick it is sent: no try objects
+	seqOK  bool    // the sequential loss loop applies (runSeq; without a series)
+	seqH   int64   // its horizon: the most ticks a retry is scheduled ahead by
 	tickNs int64
 	tickS  float64
 	tps    float64 // ticks per second
@@ -308,6 +313,7 @@ type stochSim struct {
 	segIdx int
 
 	cal       calendar
+	calH      int64  // the calendar's horizon; it is built when the run starts
 	free      []*try // recycled tries
 	slab      []try  // fresh tries, allocated in blocks
 	q         []qEntry
@@ -489,13 +495,6 @@ func newStochSim(sc *Scenario, seed uint64, seq bool) *stochSim {
 	s.healthQ = rule == "queue"
 	s.healthyQ = d.Capacity * layers[len(layers)-1].Timeout.Seconds()
 	s.gp = gpWindow{w: max(1, int64(sc.Health.Window)/s.tickNs), g: sc.Health.Goodput}
-	if !s.healthQ && s.gp.w < 1<<12 {
-		n := 16
-		for int64(n) <= s.gp.w {
-			n <<= 1
-		}
-		s.gp.ents = make([]gpEnt, n)
-	}
 
 	switch sc.Budget.Kind {
 	case "per_tick":
@@ -556,7 +555,8 @@ func newStochSim(sc *Scenario, seed uint64, seq bool) *stochSim {
 		h = max(h, int64(math.Min(w, float64(s.ticks)))+2)
 	}
 	h = max(h, s.thinkT+1, int64(s.netT)*2+2, s.ticksOf(d.Latency)+2)
-	s.cal = newCalendar(min(h, s.ticks+1))
+	s.calH = min(h, s.ticks+1)
+	s.seqH, s.seqOK = s.seqHorizon()
 	return s
 }
 
@@ -1704,6 +1704,21 @@ func (s *stochSim) compactQueue() {
 // ---- the run ----
 
 func (s *stochSim) run(series bool) (Metrics, *Series, []string) {
+	if s.ms != nil {
+		defer s.ms.release()
+	}
+	if s.seqOK && s.fast && !series {
+		s.runSeq()
+		return s.metrics(), nil, nil
+	}
+	s.cal = newCalendar(s.calH)
+	if !s.healthQ && s.gp.w < 1<<12 {
+		n := 16
+		for int64(n) <= s.gp.w {
+			n <<= 1
+		}
+		s.gp.ents = make([]gpEnt, n)
+	}
 	if series {
 		s.binTicks = max(1, int64(math.Round(1/s.tickS)))
 		s.ser = &Series{Step: float64(s.binTicks) * s.tickS}

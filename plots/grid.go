@@ -56,6 +56,42 @@ func (d *data) order(name string) (axisOrder, error) {
 	return o, nil
 }
 
+// categories is the order of the named axis ("" for none) for a figure
+// that draws its values as categories: the axis's values as order gives
+// them, then, at the end in cell order, any value a cell has that is not
+// among them (a cell added beside the grid product). Nothing assumes the
+// cells form a full product.
+func (d *data) categories(name string) (axisOrder, error) {
+	o, err := d.order(name)
+	if err != nil || name == "" {
+		return o, err
+	}
+	for i := range d.cells {
+		v, ok := d.cells[i].Get(name)
+		if !ok {
+			return o, fmt.Errorf("cell %s has no value on axis %q", d.cells[i].Label(), name)
+		}
+		if _, ok := o.pos[v.Text]; !ok {
+			o.pos[v.Text] = len(o.values)
+			o.values = append(o.values, v)
+		}
+	}
+	return o, nil
+}
+
+// orders finds several axes at once, in the order asked.
+func (d *data) orders(names ...string) ([]axisOrder, error) {
+	out := make([]axisOrder, len(names))
+	for i, n := range names {
+		o, err := d.order(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
 // numeric reports whether every value is a number.
 func numeric(vs []experiments.Value) bool {
 	for _, v := range vs {
@@ -84,13 +120,128 @@ func (o axisOrder) nums() []float64 {
 	return out
 }
 
+// unevenRatio is the rule for placing an axis's values: when the largest
+// gap between neighbouring values is more than unevenRatio times the
+// smallest, a linear axis would crowd the small values (10ms, 100ms and
+// 250ms beside 4s), so the values are placed by index instead.
+const unevenRatio = 3
+
+// placement is where a phase or lines figure puts an axis's values along a
+// panel: at the values themselves (linear), or, when they are uneven (see
+// unevenRatio), at 0, 1, 2, … in order, evenly spaced and not to scale.
+type placement struct {
+	index bool
+	nums  []float64 // the axis's values, ascending
+}
+
+// placement decides how the axis's values are placed.
+func (o axisOrder) placement() placement {
+	xs := o.nums()
+	return placement{index: uneven(xs), nums: xs}
+}
+
+// uneven reports whether ascending values are unevenly spaced: there are
+// at least three, and the largest gap between neighbours is more than
+// unevenRatio times the smallest. Even grids (load 50..95 step 1, budget 0
+// to 0.3 step 0.05) and grids with a value or two missing stay linear.
+func uneven(xs []float64) bool {
+	if len(xs) < 3 {
+		return false
+	}
+	lo, hi := math.Inf(1), 0.0
+	for i := 1; i < len(xs); i++ {
+		g := xs[i] - xs[i-1]
+		lo, hi = math.Min(lo, g), math.Max(hi, g)
+	}
+	return lo > 0 && hi > unevenRatio*lo
+}
+
+// positions are where the values sit along the axis, in plot coordinates.
+func (p placement) positions() []float64 {
+	if !p.index {
+		return slices.Clone(p.nums)
+	}
+	out := make([]float64, len(p.nums))
+	for i := range out {
+		out[i] = float64(i)
+	}
+	return out
+}
+
+// at maps a value in the axis's own units (a load, a blip length in
+// seconds) to plot coordinates: itself on a linear axis; on an axis placed
+// by index, by linear interpolation between the neighbouring values'
+// positions, extrapolating the first or last gap beyond the ends. Anything
+// drawn in data coordinates over an index axis (the rule of thumb) goes
+// through at, so it lines up with the cells.
+func (p placement) at(v float64) float64 {
+	n := len(p.nums)
+	if !p.index || n < 2 {
+		return v
+	}
+	i := sort.SearchFloat64s(p.nums, v) // first value ≥ v
+	j := min(max(i-1, 0), n-2)          // the gap [j, j+1] v lies in (or beyond)
+	return float64(j) + (v-p.nums[j])/(p.nums[j+1]-p.nums[j])
+}
+
+// ticks labels the axis: for an index axis, every value at its position,
+// written as the grid writes it ("10ms", "250ms", "1s") or as a number in
+// the axis unit; for a linear axis, its own values when there are few
+// (valueTicks), else nil for round numbers. drawTiled thins labels that
+// would overlap.
+func (p placement) ticks(o axisOrder) plot.Ticker {
+	if !p.index {
+		return valueTicks(o)
+	}
+	ticks := make(axisTicks, len(o.values))
+	for i, v := range o.values {
+		ticks[i] = plot.Tick{Value: float64(i), Label: tickText(v)}
+	}
+	return ticks
+}
+
+// tickText writes an axis value for a tick on an index axis: a duration
+// with its unit as the captions write it ("250ms", "1s", "60s"), a number
+// as formatNum does.
+func tickText(v experiments.Value) string {
+	if isDuration(v) {
+		return durText(model.Duration(math.Round(v.Num * 1e9)))
+	}
+	return formatNum(v.Num)
+}
+
+// notToScale is the caption's note on the axes placed by index, "" when
+// there are none: "Backoff base and backoff cap: values evenly spaced, not
+// to scale."
+func notToScale(names ...string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	words := make([]string, len(names))
+	for i, n := range names {
+		words[i] = axisName(n)
+	}
+	return capitalize(strings.Join(words, " and ")) + ": values evenly spaced, not to scale."
+}
+
 // checkAxes returns an error naming the grid axes, other than the ones the
 // figure draws, that have more than one value: a figure cannot show them.
 func (d *data) checkAxes(kind string, drawn ...string) error {
 	var extra []string
 	for _, a := range d.e.Axes {
-		if len(a.Values) > 1 && !slices.Contains(drawn, a.Name) {
-			extra = append(extra, fmt.Sprintf("%s (%d values)", a.Name, len(a.Values)))
+		if slices.Contains(drawn, a.Name) {
+			continue
+		}
+		// Count the values the drawn cells have: a figure's range or
+		// slice may hold an axis to one value.
+		seen := map[string]bool{}
+		for i := range d.cells {
+			if v, ok := d.cells[i].Get(a.Name); ok {
+				seen[v.Text] = true
+			}
+		}
+		if len(seen) > 1 {
+			extra = append(extra, fmt.Sprintf("%s (%d values)", a.Name, len(seen)))
 		}
 	}
 	if len(extra) == 0 {
@@ -102,18 +253,45 @@ func (d *data) checkAxes(kind string, drawn ...string) error {
 			roles = append(roles, r)
 		}
 	}
-	return fmt.Errorf("a %s figure draws the axes %s; the grid also varies %s: give the figure that axis (x, y, panel or line) or set it to one value",
+	return fmt.Errorf("a %s figure draws the axes %s; the grid also varies %s: give the figure that axis (x, y, panel or line), set it to one value, or pick one with the figure's only = { axis = value }",
 		kind, strings.Join(roles, ", "), strings.Join(extra, ", "))
 }
 
 // axisLabel names an axis with its unit: "load (requests/s)", "blip length (s)".
 func (d *data) axisLabel(name string) string {
+	label, unit := d.axisUnit(name)
+	if unit != "" {
+		label += " (" + unit + ")"
+	}
+	return label
+}
+
+// placedLabel is axisLabel for an axis placed as p. An axis placed by
+// index says it is not to scale, and drops the unit when its ticks write
+// durations with theirs: "backoff base (not to scale)", "capacity
+// (calls/s, not to scale)".
+func (d *data) placedLabel(name string, p placement) string {
+	if !p.index {
+		return d.axisLabel(name)
+	}
+	label, unit := d.axisUnit(name)
+	if ax, ok := d.e.Axis(name); ok && !slices.ContainsFunc(ax.Values, func(v experiments.Value) bool { return !isDuration(v) }) {
+		unit = ""
+	}
+	if unit != "" {
+		return label + " (" + unit + ", not to scale)"
+	}
+	return label + " (not to scale)"
+}
+
+// axisUnit is an axis's name in words and its unit ("" if none): "s" for
+// durations, else the unit of the scenario key it sets.
+func (d *data) axisUnit(name string) (label, unit string) {
 	ax, ok := d.e.Axis(name)
 	if !ok || name == "policy" {
-		return name
+		return name, ""
 	}
-	label := axisName(name)
-	unit := ""
+	label = axisName(name)
 	if isDuration(ax.Values[0]) {
 		unit = "s"
 	} else if len(d.cells) > 0 {
@@ -124,10 +302,7 @@ func (d *data) axisLabel(name string) string {
 			}
 		}
 	}
-	if unit != "" {
-		label += " (" + unit + ")"
-	}
-	return label
+	return label, unit
 }
 
 // axisName names an axis in words: "blip length", "capacity".
@@ -171,53 +346,72 @@ func isDuration(v experiments.Value) bool {
 	return err != nil
 }
 
-// metricLabel names a metric with its unit, for an axis or a colour bar.
+// metricLabels name the metrics of model.MetricList with their units, for
+// an axis or a colour bar. Counts are per run (a mean per run over
+// replicates).
+var metricLabels = map[string]string{
+	"recovered":             "recovered (1 = yes)",
+	"recovery_s":            "recovery time after the fault (s)",
+	"requests":              "user requests (per run)",
+	"calls":                 "calls at the dependency (per run)",
+	"calls_per_s":           "mean call rate at the dependency (calls/s)",
+	"attempts_allowed":      "attempts allowed (calls per request)",
+	"amplification":         "amplification (calls per request)",
+	"peak_calls":            "peak calls in one tick (calls/tick)",
+	"peak_load_x":           "peak load at the dependency (× arrivals)",
+	"window_calls_per_s":    "calls during the fault (calls/s)",
+	"window_calls_per_tick": "calls during the fault (calls/tick)",
+	"window_rate_x":         "call rate during the fault (× arrivals)",
+	"peak_queue":            "peak queue (calls waiting)",
+	"successful":            "successful requests (per run)",
+	"failed":                "failed requests (per run)",
+	"pending":               "requests pending at the end (per run)",
+	"retries_refused":       "retries refused (per run)",
+	"wasted":                "wasted work (share 0–1 of work served)",
+	"replicates":            "seeded replicates (runs)",
+	"recovered_share":       "share of replicates that recovered (0–1)",
+}
+
+// metricLabel names a metric with its unit, for an axis or a colour bar:
+// its entry in metricLabels, or for a metric without one its description
+// (Metric.Doc), never its bare column name.
 func metricLabel(m model.Metric) string {
-	switch m.Name {
-	case "recovery_s":
-		return "recovery time after the fault (s)"
-	case "recovered":
-		return "recovered (1 = yes)"
-	case "requests":
-		return "user requests"
-	case "calls":
-		return "calls at the dependency"
-	case "amplification":
-		return "amplification (calls per request)"
-	case "peak_calls":
-		return "peak calls in one tick"
-	case "peak_load_x":
-		return "peak load at the dependency (× arrivals)"
-	case "window_calls_per_s":
-		return "calls during the fault (calls/s)"
-	case "window_rate_x":
-		return "call rate during the fault (× arrivals)"
-	case "peak_queue":
-		return "peak queue (calls waiting)"
-	case "successful":
-		return "successful requests"
-	case "failed":
-		return "failed requests"
-	case "pending":
-		return "requests pending at the end"
-	case "retries_refused":
-		return "retries refused"
-	case "wasted":
-		return "wasted work (share of work served)"
-	case "recovered_share":
-		return "share of replicates that recovered"
+	if l, ok := metricLabels[m.Name]; ok {
+		return l
 	}
-	if m.Kind == "seconds" {
-		return m.Name + " (s)"
+	if doc := metricDoc(m); doc != "" {
+		return doc
 	}
-	return m.Name
+	return strings.ReplaceAll(m.Name, "_", " ")
 }
 
 // metricDoc is what a metric means, for a caption: its results.csv
-// description up to any note about empty cells.
+// description up to any note about empty cells, with the other columns it
+// names put in words ("window_calls_per_s / base arrival rate" becomes
+// "mean calls per second at the dependency during the fault / base arrival
+// rate").
 func metricDoc(m model.Metric) string {
 	doc, _, _ := strings.Cut(m.Doc, "; empty")
-	return doc
+	if !strings.Contains(doc, "_") {
+		return doc
+	}
+	ms := model.MetricList()
+	// Longer names first: calls_per_s is part of window_calls_per_s.
+	sort.SliceStable(ms, func(i, j int) bool { return len(ms[i].Name) > len(ms[j].Name) })
+	var pairs []string
+	for _, o := range ms {
+		if o.Name != m.Name && strings.Contains(o.Name, "_") {
+			od, _, _ := strings.Cut(o.Doc, "; empty")
+			pairs = append(pairs, o.Name, od)
+		}
+	}
+	return strings.NewReplacer(pairs...).Replace(doc)
+}
+
+// shareMetric reports whether a metric is a share or a yes/no, 0 to 1, so
+// that an axis over it has no ticks above 1.
+func shareMetric(m model.Metric) bool {
+	return m.Kind == "bool" || m.Name == "recovered_share" || m.Name == "wasted"
 }
 
 // varying are the axes on which the cells do not all have the same value,
@@ -251,23 +445,25 @@ func cellLabel(c *experiments.Cell, axes []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// valueLabel names one axis value: a policy by its name, anything else as
-// "load 80".
+// valueLabel names one axis value: a policy by its name, a number as
+// "load 80" or "capacity 120", any other word as "backoff jitter: none".
 func valueLabel(axis string, v experiments.Value) string {
 	if axis == "policy" || axis == "" {
 		return v.Text
 	}
-	return axis + " " + v.Text
+	if !v.IsNum {
+		return pathLabel(axis) + ": " + v.Text
+	}
+	return pathLabel(axis) + " " + v.Text
 }
 
 // valueTicks are ticks at an axis's own values when there are few of them
-// (a sparse or uneven grid reads best labelled where its cells are), nil
-// otherwise.
+// (a sparse grid reads best labelled where its cells are), nil otherwise.
 func valueTicks(o axisOrder) plot.Ticker {
 	if len(o.values) > 8 {
 		return nil
 	}
-	var ticks plot.ConstantTicks
+	var ticks axisTicks
 	for _, v := range o.values {
 		ticks = append(ticks, plot.Tick{Value: v.Num, Label: formatNum(v.Num)})
 	}
@@ -283,66 +479,38 @@ func capitalize(s string) string {
 }
 
 // facts lists the key parameters of the cells' scenarios, each as one
-// value, or as the choices or the range the grid gives it.
+// value, or as the choices or the range the grid gives it. Open and closed
+// loops are described apart ("load 40 requests/s (open) or 50 clients
+// thinking 1.25s (closed)"), and so are cells whose faults differ in kind
+// ("no fault, outage at 5s for 1s, or degradation to 100 calls/s at 5s for
+// 10s").
 func facts(cells []experiments.Cell) []string {
 	if len(cells) == 0 {
 		return nil
 	}
-	each := func(f func(sc *model.Scenario) (float64, string)) string {
-		vs := make([]choice, len(cells))
-		for i := range cells {
-			vs[i].num, vs[i].text = f(&cells[i].Scenario)
-		}
-		return choices(vs)
-	}
-	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-	dur := func(x model.Duration) (float64, string) { return x.Seconds(), durText(x) }
-	str := func(s string) (float64, string) { return 0, s }
-
-	out := []string{each(func(sc *model.Scenario) (float64, string) { return str(sc.Engine) }) + " engine"}
+	each := func(f func(sc *model.Scenario) (float64, string)) string { return eachOf(cells, f) }
+	out := []string{each(func(sc *model.Scenario) (float64, string) { return 0, sc.Engine }) + " engine"}
 	out = append(out,
 		"capacity "+each(func(sc *model.Scenario) (float64, string) {
-			return sc.Dependency.Capacity, num(sc.Dependency.Capacity)
+			return sc.Dependency.Capacity, numText(sc.Dependency.Capacity)
 		})+" calls/s",
-		"load "+each(func(sc *model.Scenario) (float64, string) { return sc.Load, num(sc.Load) })+" requests/s",
+		loadFact(cells),
 		"timeout "+each(func(sc *model.Scenario) (float64, string) {
 			l := sc.ChainLayers()
-			return dur(l[len(l)-1].Timeout)
+			return durChoice(l[len(l)-1].Timeout)
 		}),
 		each(func(sc *model.Scenario) (float64, string) {
 			return float64(sc.FlatAttempts()), strconv.Itoa(sc.FlatAttempts())
 		})+" attempts per request")
-	if q := each(func(sc *model.Scenario) (float64, string) { return str(sc.Dependency.Queue) }); q != "fifo" {
+	switch q := each(func(sc *model.Scenario) (float64, string) { return 0, sc.Dependency.Queue }); q {
+	case "fifo":
+	case "none":
+		out = append(out, "no queue (a loss server)")
+	default:
 		out = append(out, "queue "+q)
 	}
-	nf := 0
-	for i := range cells {
-		nf = max(nf, len(cells[i].Scenario.Fault))
-	}
-	for k := 0; k < nf; k++ {
-		fault := func(f func(ft *model.Fault) (float64, string)) string {
-			return each(func(sc *model.Scenario) (float64, string) {
-				if k >= len(sc.Fault) {
-					return math.Inf(1), "none"
-				}
-				return f(&sc.Fault[k])
-			})
-		}
-		kind := fault(func(ft *model.Fault) (float64, string) { return str(ft.Kind) })
-		s := kind + " at " + fault(func(ft *model.Fault) (float64, string) { return dur(ft.Start) }) +
-			" for " + fault(func(ft *model.Fault) (float64, string) { return dur(ft.Length) })
-		switch kind {
-		case "degradation":
-			s += " to " + fault(func(ft *model.Fault) (float64, string) { return ft.Capacity, num(ft.Capacity) }) + " calls/s"
-		case "slowdown", "spike":
-			s += " ×" + fault(func(ft *model.Fault) (float64, string) { return ft.Factor, num(ft.Factor) })
-		}
-		out = append(out, s)
-	}
-	if nf == 0 {
-		out = append(out, "no fault")
-	}
-	out = append(out, each(func(sc *model.Scenario) (float64, string) { return dur(sc.Tick) })+" ticks over "+
+	out = append(out, faultFacts(cells)...)
+	out = append(out, each(func(sc *model.Scenario) (float64, string) { return durChoice(sc.Tick) })+" ticks over "+
 		each(func(sc *model.Scenario) (float64, string) { return sc.Duration.Seconds(), sc.Duration.String() }))
 	if r := each(func(sc *model.Scenario) (float64, string) {
 		return float64(sc.Replicates), strconv.Itoa(sc.Replicates)
@@ -350,6 +518,118 @@ func facts(cells []experiments.Cell) []string {
 		out = append(out, r+" seeded replicates per cell")
 	}
 	return out
+}
+
+// eachOf writes the distinct values of one parameter over the cells, as
+// choices does; f gives a cell's value as a number to sort by and a text.
+func eachOf(cells []experiments.Cell, f func(sc *model.Scenario) (float64, string)) string {
+	vs := make([]choice, len(cells))
+	for i := range cells {
+		vs[i].num, vs[i].text = f(&cells[i].Scenario)
+	}
+	return choices(vs)
+}
+
+// numText writes a parameter's number as it is: 97.22, 100.
+func numText(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// durChoice is a duration as a choice: seconds to sort by, durText to show.
+func durChoice(x model.Duration) (float64, string) { return x.Seconds(), durText(x) }
+
+// loadFact describes the arrivals: the load of open-loop cells, the
+// clients and think time of closed-loop ones (Arrivals "closed", whose
+// Load is 0 and means nothing), or both: "load 40 requests/s (open) or 50
+// clients thinking 1.25s (closed)".
+func loadFact(cells []experiments.Cell) string {
+	var open, closed []experiments.Cell
+	for i := range cells {
+		if cells[i].Scenario.Arrivals == "closed" {
+			closed = append(closed, cells[i])
+		} else {
+			open = append(open, cells[i])
+		}
+	}
+	var openText, closedText string
+	if len(open) > 0 {
+		openText = "load " + eachOf(open, func(sc *model.Scenario) (float64, string) { return sc.Load, numText(sc.Load) }) + " requests/s"
+	}
+	if len(closed) > 0 {
+		n := eachOf(closed, func(sc *model.Scenario) (float64, string) { return float64(sc.Clients), strconv.Itoa(sc.Clients) })
+		clients := " clients thinking "
+		if n == "1" {
+			clients = " client thinking "
+		}
+		closedText = n + clients + eachOf(closed, func(sc *model.Scenario) (float64, string) { return durChoice(sc.Think) })
+	}
+	switch {
+	case len(closed) == 0:
+		return openText
+	case len(open) == 0:
+		return closedText + " (closed loop)"
+	}
+	return openText + " (open) or " + closedText + " (closed)"
+}
+
+// faultFacts describes the cells' faults. Cells whose faults are of the
+// same kinds in the same order share phrases, one per fault, with the
+// choices of each parameter ("outage at 60s for 0s–60s"); cells with other
+// kinds, or none, get phrases of their own, in the order the cells first
+// have them, listed as whole phrases: "no fault, outage at 5s for 1s, or
+// degradation to 100 calls/s at 5s for 10s".
+func faultFacts(cells []experiments.Cell) []string {
+	var keys []string
+	groups := map[string][]experiments.Cell{}
+	for i := range cells {
+		var kinds []string
+		for _, ft := range cells[i].Scenario.Fault {
+			kinds = append(kinds, ft.Kind)
+		}
+		k := strings.Join(kinds, "+")
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], cells[i])
+	}
+	var phrases []string
+	for _, k := range keys {
+		g := groups[k]
+		var ps []string
+		for j := range g[0].Scenario.Fault {
+			ps = append(ps, faultPhrase(g, j))
+		}
+		if len(ps) == 0 {
+			ps = []string{"no fault"}
+		}
+		if len(keys) == 1 {
+			return ps
+		}
+		phrases = append(phrases, strings.Join(ps, " and "))
+	}
+	switch n := len(phrases); n {
+	case 2:
+		return []string{phrases[0] + " or " + phrases[1]}
+	default:
+		return []string{strings.Join(phrases[:n-1], ", ") + ", or " + phrases[n-1]}
+	}
+}
+
+// faultPhrase describes the j-th fault of cells that all have a fault of
+// the same kind there: "outage at 60s for 30s", "degradation to 100
+// calls/s at 5s for 10s", "slowdown ×3 at 20s for 10s".
+func faultPhrase(cells []experiments.Cell, j int) string {
+	each := func(f func(ft *model.Fault) (float64, string)) string {
+		return eachOf(cells, func(sc *model.Scenario) (float64, string) { return f(&sc.Fault[j]) })
+	}
+	kind := cells[0].Scenario.Fault[j].Kind
+	s := kind
+	switch kind {
+	case "degradation":
+		s += " to " + each(func(ft *model.Fault) (float64, string) { return ft.Capacity, numText(ft.Capacity) }) + " calls/s"
+	case "slowdown", "spike":
+		s += " ×" + each(func(ft *model.Fault) (float64, string) { return ft.Factor, numText(ft.Factor) })
+	}
+	return s + " at " + each(func(ft *model.Fault) (float64, string) { return durChoice(ft.Start) }) +
+		" for " + each(func(ft *model.Fault) (float64, string) { return durChoice(ft.Length) })
 }
 
 // choice is one cell's value of a parameter: a number to sort by and its text.

@@ -17,19 +17,17 @@ import (
 // axis, one panel per value of the Panel axis. Cells without a value (a
 // recovery time that never came) sit in a "never" band above the top, each
 // marked with a cross.
+//
+// Uneven X values (the largest gap between neighbours more than
+// unevenRatio = 3 times the smallest) are placed by index, evenly spaced
+// and labelled with the values as the grid writes them, and the axis and
+// the caption say "not to scale"; even ones stay linear.
 func lines(d *data, f experiments.Figure) (figure, error) {
-	xo, err := d.order(f.X)
+	o, err := d.orders(f.X, f.Line, f.Panel)
 	if err != nil {
 		return figure{}, err
 	}
-	lo, err := d.order(f.Line)
-	if err != nil {
-		return figure{}, err
-	}
-	po, err := d.order(f.Panel)
-	if err != nil {
-		return figure{}, err
-	}
+	xo, lo, po := o[0], o[1], o[2]
 	if !numeric(xo.values) {
 		return figure{}, fmt.Errorf("a lines figure needs a numeric x axis, got %q", f.X)
 	}
@@ -40,6 +38,8 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 	if err != nil {
 		return figure{}, err
 	}
+
+	xp := xo.placement()
 
 	// pts[panel][line] are the points in x order.
 	type point struct {
@@ -57,20 +57,22 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 	replicates := false
 	for i := range d.cells {
 		c, r := &d.cells[i], &d.results[i]
-		grid[po.of(c)][lo.of(c)][xo.of(c)] = &point{x: xo.values[xo.of(c)].Num, y: m.Value(r), never: !r.Recovered}
+		grid[po.of(c)][lo.of(c)][xo.of(c)] = &point{x: xp.at(xo.values[xo.of(c)].Num), y: m.Value(r), never: !r.Recovered}
 		replicates = replicates || r.Replicates > 1
 	}
 
 	// The y range: the finite values, and a band above them for the rest.
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	band := false
+	inBand := make([]bool, nl) // the lines with a point in the band
 	for _, p := range grid {
-		for _, l := range p {
-			for _, pt := range l {
+		for l, pts := range p {
+			for _, pt := range pts {
 				switch {
 				case pt == nil:
 				case math.IsNaN(pt.y) || math.IsInf(pt.y, 0):
 					band = true
+					inBand[l] = true
 				default:
 					ylo, yhi = math.Min(ylo, pt.y), math.Max(yhi, pt.y)
 				}
@@ -95,12 +97,29 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 		}
 		yhi = niceCeil(yhi)
 	}
+	// When several lines reach the band, each gets a row of its own there,
+	// in legend order from the top, so that none hides another.
+	lane := make([]int, nl)
+	lanes := 0
+	for l, ok := range inBand {
+		if ok {
+			lane[l] = lanes
+			lanes++
+		}
+	}
 	top, bandY, ymax := yhi, yhi, yhi
+	laneY := func(int) float64 { return bandY }
 	if band {
 		span := yhi - ylo
 		top = yhi + 0.06*span
 		bandY = yhi + 0.13*span
 		ymax = yhi + 0.2*span
+		if lanes > 1 {
+			step := 0.045 * span
+			ymax = top + step*float64(lanes+1)
+			bandY = (top + ymax) / 2
+			laneY = func(l int) float64 { return ymax - step*float64(lane[l]+1) }
+		}
 	}
 
 	title := f.Title
@@ -112,13 +131,23 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 		neverText = "not every replicate recovers"
 	}
 	fs := facts(d.cells)
-	more := fmt.Sprintf("One line per %s; y: %s.", f.Line, metricDoc(m))
+	more := fmt.Sprintf("y: %s.", metricDoc(m))
+	if f.Line != "" {
+		more = fmt.Sprintf("One line per %s; %s", axisName(f.Line), more)
+	}
 	if band {
-		more += " Crosses in the band at the top: " + neverText + "."
+		more += " Crosses in the band at the top: " + neverText
+		if lanes > 1 {
+			more += ", a row for each line"
+		}
+		more += "."
 	} else {
 		more += " Crosses: " + neverText + "."
 	}
-	xs := xo.nums()
+	if xp.index {
+		more += " " + notToScale(f.X)
+	}
+	xs := xp.positions()
 	xmin, xmax := xs[0], xs[nx-1]
 	if xmax <= xmin {
 		xmin, xmax = xmin-0.5, xmax+0.5
@@ -137,12 +166,12 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 			if f.Panel != "" {
 				pl.Title.Text = valueLabel(f.Panel, po.values[p])
 			}
-			if t := valueTicks(xo); t != nil {
+			if t := xp.ticks(xo); t != nil {
 				pl.X.Tick.Marker = t
 			}
 			r, col := p/cols, p%cols
 			if r == rows-1 {
-				pl.X.Label.Text = d.axisLabel(f.X)
+				pl.X.Label.Text = d.placedLabel(f.X, xp)
 			}
 			if col == 0 {
 				pl.Y.Label.Text = metricLabel(m)
@@ -163,7 +192,7 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 					}
 					y := yOf(pt.y)
 					if math.IsNaN(y) || math.IsInf(y, 0) {
-						y = bandY
+						y = laneY(l)
 					}
 					line = append(line, plotter.XY{X: pt.x, Y: y})
 					if pt.never {
@@ -173,6 +202,9 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 					}
 				}
 				ls, okSty, neverSty := lineStyles(l)
+				if lanes > 1 {
+					neverSty.Radius = vg.Points(4.5) // fits its row
+				}
 				if len(line) > 1 {
 					pl.Add(&plotter.Line{XYs: line, LineStyle: ls})
 				}
@@ -201,7 +233,9 @@ func lines(d *data, f experiments.Figure) (figure, error) {
 		_, _, neverSty := lineStyles(0)
 		neverSty.Color = color.Black
 		nt := neverText
-		if band {
+		if band && lanes > 1 {
+			nt += " (in the band at the top, a row for each line)"
+		} else if band {
 			nt += " (in the band at the top)"
 		}
 		entries = append(entries, entry{text: nt, thumbs: []plot.Thumbnailer{glyphThumb{neverSty}}})
@@ -246,10 +280,18 @@ func (b *hband) Plot(c draw.Canvas, p *plot.Plot) {
 	fillRect(c, vg.Rectangle{Min: vg.Point{X: c.Min.X, Y: trY(b.lo)}, Max: vg.Point{X: c.Max.X, Y: trY(b.hi)}}, b.fill)
 }
 
-// bandTicks are nice ticks up to top and a "never" tick at the band.
-type bandTicks struct{ top, band float64 }
+// bandTicks are nice ticks up to top and a tick at the band, labelled
+// label ("never" when empty).
+type bandTicks struct {
+	top, band float64
+	label     string
+}
 
 // Ticks implements plot.Ticker.
 func (t bandTicks) Ticks(lo, _ float64) []plot.Tick {
-	return append(niceTicks{}.Ticks(lo, t.top), plot.Tick{Value: t.band, Label: "never"})
+	label := t.label
+	if label == "" {
+		label = "never"
+	}
+	return append(niceTicks{}.Ticks(lo, t.top), plot.Tick{Value: t.band, Label: label})
 }

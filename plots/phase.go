@@ -22,19 +22,19 @@ import (
 // cell over the X and Y axes, one panel per value of the Panel axis, a shared
 // colour scale, "never recovers" in its own colour, and optionally the rule
 // of thumb for naive retries.
+//
+// An axis whose values are uneven (the largest gap between neighbours more
+// than unevenRatio = 3 times the smallest, as with backoff waits of 10ms to
+// 4s) places them by index: evenly spaced, equal cells, ticks labelled with
+// the values as the grid writes them, "not to scale" on the axis and in the
+// caption. Even grids (load 50..95 step 1) stay linear. The rule of thumb
+// is computed in the axes' units and mapped through the same placement.
 func phase(d *data, f experiments.Figure) (figure, error) {
-	xo, err := d.order(f.X)
+	o, err := d.orders(f.X, f.Y, f.Panel)
 	if err != nil {
 		return figure{}, err
 	}
-	yo, err := d.order(f.Y)
-	if err != nil {
-		return figure{}, err
-	}
-	po, err := d.order(f.Panel)
-	if err != nil {
-		return figure{}, err
-	}
+	xo, yo, po := o[0], o[1], o[2]
 	if !numeric(xo.values) || !numeric(yo.values) {
 		return figure{}, fmt.Errorf("a phase figure needs numeric x and y axes, got %q and %q", f.X, f.Y)
 	}
@@ -75,7 +75,9 @@ func phase(d *data, f experiments.Figure) (figure, error) {
 	}
 
 	xs, ys := xo.nums(), yo.nums()
-	xe, ye := edges(xs), edges(ys)
+	xe, ye := edges(xs), edges(ys) // in the axes' units
+	xp, yp := xo.placement(), yo.placement()
+	pxe, pye := edges(xp.positions()), edges(yp.positions()) // in plot coordinates
 	title := f.Title
 	if title == "" {
 		what := metricLabel(m)
@@ -92,7 +94,7 @@ func phase(d *data, f experiments.Figure) (figure, error) {
 			if !slices.ContainsFunc(c, func(p plotter.XY) bool { return p.Y > ye[0] && p.Y < ye[ny] }) {
 				c = nil // below or above the panel: its halo would show at the edge
 			}
-			rule = append(rule, c)
+			rule = append(rule, placeCurve(c, xp, yp))
 		}
 	}
 	more := "Each rectangle is one grid cell; colour: " + mode.doc
@@ -105,6 +107,16 @@ func phase(d *data, f experiments.Figure) (figure, error) {
 	}
 	if f.RuleOfThumb {
 		more += " Dashed: the rule of thumb for naive retries, blip ≈ capacity × timeout / load."
+	}
+	var byIndex []string
+	if xp.index {
+		byIndex = append(byIndex, f.X)
+	}
+	if yp.index {
+		byIndex = append(byIndex, f.Y)
+	}
+	if n := notToScale(byIndex...); n != "" {
+		more += " " + n
 	}
 
 	rows, cols := tiling(np)
@@ -119,28 +131,28 @@ func phase(d *data, f experiments.Figure) (figure, error) {
 			if f.Panel != "" {
 				pl.Title.Text = valueLabel(f.Panel, po.values[p])
 			}
-			if t := valueTicks(xo); t != nil {
+			if t := xp.ticks(xo); t != nil {
 				pl.X.Tick.Marker = t
 			}
-			if t := valueTicks(yo); t != nil {
+			if t := yp.ticks(yo); t != nil {
 				pl.Y.Tick.Marker = t
 			}
 			r, col := p/cols, p%cols
 			if r == rows-1 {
-				pl.X.Label.Text = d.axisLabel(f.X)
+				pl.X.Label.Text = d.placedLabel(f.X, xp)
 			}
 			if col == 0 {
-				pl.Y.Label.Text = d.axisLabel(f.Y)
+				pl.Y.Label.Text = d.placedLabel(f.Y, yp)
 			}
 			pl.X.Padding, pl.Y.Padding = 0, 0
 			zp := z[p]
-			pl.Add(&cellsPlot{xe: xe, ye: ye, colour: func(i, j int) color.Color { return scale.colour(zp[i][j]) }})
+			pl.Add(&cellsPlot{xe: pxe, ye: pye, colour: func(i, j int) color.Color { return scale.colour(zp[i][j]) }})
 			if rule != nil && rule[p] != nil {
 				halo, dashed := ruleLines(rule[p])
 				pl.Add(overlay{halo}, overlay{dashed})
 			}
-			pl.X.Min, pl.X.Max = xe[0], xe[nx]
-			pl.Y.Min, pl.Y.Max = ye[0], ye[ny]
+			pl.X.Min, pl.X.Max = pxe[0], pxe[nx]
+			pl.Y.Min, pl.Y.Max = pye[0], pye[ny]
 			panels = append(panels, pl)
 		}
 		drawTiled(left, panels, rows, cols)
@@ -414,6 +426,24 @@ func ruleCurve(cells []*experiments.Cell, xs, xe []float64, xIsLoad bool) plotte
 				out = append(out, plotter.XY{X: x, Y: y})
 			}
 		}
+	}
+	return out
+}
+
+// placeCurve maps a curve drawn in the axes' units to plot coordinates
+// through the axes' placements, dropping points that have no place (an
+// infinite blip where a cell's load is 0); nil when no point is left.
+func placeCurve(c plotter.XYs, xp, yp placement) plotter.XYs {
+	var out plotter.XYs
+	for _, p := range c {
+		x, y := xp.at(p.X), yp.at(p.Y)
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+			continue
+		}
+		out = append(out, plotter.XY{X: x, Y: y})
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -5,20 +5,36 @@
 // units and a legend in a column on the right.
 //
 //   - "phase": the metastability phase diagram. One rectangle per cell over
-//     two numeric axes (spanning halfway to its neighbours, so uneven grids
-//     work), coloured by a metric on one sequential scale shared by all
-//     panels (log scale when the values span orders of magnitude), "never
-//     recovers" in red, one panel per value of a third axis, and optionally
-//     the rule of thumb blip = capacity × timeout / load. Replicated results
-//     are coloured by the share of replicates that recovered.
+//     two numeric axes (spanning halfway to its neighbours), coloured by a
+//     metric on one sequential scale shared by all panels (log scale when
+//     the values span orders of magnitude), "never recovers" in red, one
+//     panel per value of a third axis, and optionally the rule of thumb
+//     blip = capacity × timeout / load. Replicated results are coloured by
+//     the share of replicates that recovered.
 //   - "lines": a metric against one axis, a line per value of another, a
 //     panel per value of a third; cells that never recover sit in a "never"
-//     band above the top, marked with crosses.
+//     band above the top, marked with crosses, a row for each line when
+//     several lines reach it.
+//   - "bars": a metric as bars, a group per value of one axis (which may
+//     name configurations rather than numbers; values of cells beside the
+//     grid come last), a bar per value of another, a panel per value of a
+//     third. Bars without a value are hatched red up to a "never" band;
+//     replicated results are means with ± one standard deviation; few bars
+//     carry their values, and long category names wrap.
 //   - "series": per cell that recorded a time series, the calls per second
 //     offered to the dependency (with its capacity) above the queue (with the
 //     healthy limit), the fault window shaded, log scales when the cells
 //     differ by orders of magnitude; a long run also gets a column with its
 //     first minutes.
+//
+// Phase and lines figures place an axis's values by index (evenly spaced,
+// not to scale, ticks labelled with the values: "10ms", "250ms", "1s") when
+// they are uneven, the largest gap between neighbours more than three times
+// the smallest; the axis label and the caption say so. Even grids (load
+// 50..95 step 1) stay linear, and curves drawn in the axes' units, such as
+// the rule of thumb, pass through the same placement. Tick labels never
+// overlap: those of an axis placed by index alternate between two lines
+// where that is enough, and labels are thinned otherwise.
 //
 // The same inputs always give the same bytes, so rendered figures can be
 // committed and compared.
@@ -70,10 +86,16 @@ func Render(e *experiments.Experiment, results []model.Result) ([]Figure, error)
 			fig figure
 			err error
 		)
-		d := &data{e: e, cells: cells, results: results}
-		if len(spec.Range) > 0 {
+		// Phase and line figures draw the grid's product; bars and series
+		// also the [[cell]] entries after it. A range or slice narrows them.
+		n := len(cells)
+		if spec.Kind == "phase" || spec.Kind == "lines" {
+			n = e.Size()
+		}
+		d := &data{e: e, cells: cells[:n], results: results[:n]}
+		if len(spec.Range) > 0 || len(spec.Only) > 0 {
 			d = &data{e: e}
-			for i := range cells {
+			for i := range cells[:n] {
 				if spec.InRange(&cells[i]) {
 					d.cells = append(d.cells, cells[i])
 					d.results = append(d.results, results[i])
@@ -88,10 +110,12 @@ func Render(e *experiments.Experiment, results []model.Result) ([]Figure, error)
 			fig, err = phase(d, spec)
 		case "lines":
 			fig, err = lines(d, spec)
+		case "bars":
+			fig, err = bars(d, spec)
 		case "series":
 			fig, err = series(d, spec)
 		default:
-			err = fmt.Errorf("unknown kind %q; use phase, lines or series", spec.Kind)
+			err = fmt.Errorf("unknown kind %q; use phase, lines, bars or series", spec.Kind)
 		}
 		if err == nil {
 			var f Figure

@@ -3,6 +3,8 @@ package plots
 import (
 	"image/color"
 	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -262,6 +264,122 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// axisTicks are ticks at given values, such as an axis's own values; unlike
+// plot.ConstantTicks (which the bars' category names use), drawTiled thins
+// their labels when they would overlap.
+type axisTicks []plot.Tick
+
+// Ticks implements plot.Ticker.
+func (t axisTicks) Ticks(_, _ float64) []plot.Tick { return t }
+
+// upTo drops a ticker's ticks above max: a share's axis may run past 1 to
+// make room for labels, but has no values there.
+type upTo struct {
+	plot.Ticker
+	max float64
+}
+
+// Ticks implements plot.Ticker.
+func (u upTo) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range u.Ticker.Ticks(lo, hi) {
+		if t.Value <= u.max+1e-9 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// fitTicks keeps the labels of a ticker from touching along an axis of
+// the given length. When neighbouring labels would come closer than
+// tickGap, an x axis that may stagger moves every other label down a line
+// if that leaves room (an axis placed by index cannot be read between its
+// labels, so it keeps them all where it can); otherwise fitTicks keeps
+// every k-th label (the first, then every k-th after it, for the smallest
+// k that leaves room) and leaves the others as unlabelled ticks.
+type fitTicks struct {
+	plot.Ticker
+	sty      text.Style // the tick labels' style
+	length   vg.Length  // the data area's length along the axis
+	vertical bool       // a y axis: labels stack by their height, not their width
+	stagger  bool       // labels may alternate between two lines
+}
+
+// tickGap is the least space between two tick labels.
+const tickGap = 0.08 * vg.Inch
+
+// Ticks implements plot.Ticker.
+func (f fitTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := f.Ticker.Ticks(lo, hi)
+	if !(hi > lo) || f.length <= 0 {
+		return ticks
+	}
+	var labelled []int // the labelled ticks within the axis, by value
+	for i, t := range ticks {
+		if t.Label != "" && t.Value >= lo && t.Value <= hi {
+			labelled = append(labelled, i)
+		}
+	}
+	sort.SliceStable(labelled, func(a, b int) bool { return ticks[labelled[a]].Value < ticks[labelled[b]].Value })
+	pos := func(t plot.Tick) vg.Length { return vg.Length((t.Value-lo)/(hi-lo)) * f.length }
+	size := func(t plot.Tick) vg.Length {
+		if f.vertical {
+			return f.sty.Height(t.Label)
+		}
+		return f.sty.Width(t.Label)
+	}
+	fits := func(k int) bool {
+		for j := k; j < len(labelled); j += k {
+			a, b := ticks[labelled[j-k]], ticks[labelled[j]]
+			if pos(b)-pos(a) < (size(a)+size(b))/2+tickGap {
+				return false
+			}
+		}
+		return true
+	}
+	if fits(1) {
+		return ticks
+	}
+	out := slices.Clone(ticks)
+	if f.stagger && !f.vertical && fits(2) {
+		for n, i := range labelled {
+			if n%2 == 1 {
+				out[i].Label = "\n" + out[i].Label
+			}
+		}
+		return out
+	}
+	k := 2
+	for k < len(labelled) && !fits(k) {
+		k++
+	}
+	for n, i := range labelled {
+		if n%k != 0 {
+			out[i].Label = ""
+		}
+	}
+	return out
+}
+
+// fitAxis makes an axis's tick labels fit its data area length, for the
+// tickers whose labels may be thinned (not the bars' category names, which
+// wrap to fit), and reports whether it changed the ticker.
+func fitAxis(a *plot.Axis, length vg.Length, vertical bool) bool {
+	m := a.Tick.Marker
+	if f, ok := m.(fitTicks); ok {
+		m = f.Ticker
+	}
+	switch m.(type) {
+	case niceTicks, bandTicks, expTicks, upTo:
+		a.Tick.Marker = fitTicks{Ticker: m, sty: a.Tick.Label, length: length, vertical: vertical}
+		return true
+	case axisTicks:
+		a.Tick.Marker = fitTicks{Ticker: m, sty: a.Tick.Label, length: length, vertical: vertical, stagger: true}
+		return true
+	}
+	return false
+}
+
 // niceStep is the smallest of 1, 2, 2.5, 5 × 10^k that is at least x.
 func niceStep(x float64) float64 {
 	mag := math.Pow(10, math.Floor(math.Log10(x)))
@@ -342,7 +460,7 @@ func drawTiled(c draw.Canvas, panels []*plot.Plot, rows, cols int) {
 			}
 		}
 	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 0.2 * vg.Inch, PadY: 0.12 * vg.Inch}
+	tiles := panelTiles(rows, cols)
 	// gonum shrinks a plot's data area to fit an axis label longer than
 	// the axis, which breaks the alignment: wrap labels to what a tile
 	// leaves them.
@@ -354,7 +472,29 @@ func drawTiled(c draw.Canvas, panels []*plot.Plot, rows, cols int) {
 		}
 	}
 	canvases := plot.Align(grid, tiles, c)
+	// Fit the tick labels to the data areas the layout gives, and lay out
+	// again; twice, as staggered x labels take height from the y axes.
+	for range 2 {
+		fitted := false
+		for r, row := range grid {
+			for col, p := range row {
+				dc := p.DataCanvas(canvases[r][col])
+				x := fitAxis(&p.X, dc.Max.X-dc.Min.X, false)
+				y := fitAxis(&p.Y, dc.Max.Y-dc.Min.Y, true)
+				fitted = fitted || x || y
+			}
+		}
+		if !fitted {
+			break
+		}
+		canvases = plot.Align(grid, tiles, c)
+	}
 	for i, p := range panels {
 		p.Draw(canvases[i/cols][i%cols])
 	}
+}
+
+// panelTiles is the tiling drawTiled lays panels out in.
+func panelTiles(rows, cols int) draw.Tiles {
+	return draw.Tiles{Rows: rows, Cols: cols, PadX: 0.2 * vg.Inch, PadY: 0.12 * vg.Inch}
 }

@@ -59,3 +59,120 @@ func TestBlip30sBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestStormChainBaseline: the committed storm-chain results hold the three
+// tables of "Retries and Storm Risk" and its sensitivity run, in its order,
+// every integer equal and every ratio to the printed digits.
+func TestStormChainBaseline(t *testing.T) {
+	rows := readCSV(t, "storm-chain/results.csv")
+	type row struct {
+		profile, config            string
+		allowed, calls             int
+		multiplier                 string
+		peak, successful, dropped  int
+		windowPerRound, timesUsual string // empty on the failure-free day
+	}
+	want := []row{
+		{"healthy", "no retries", 1, 3832, "1.00", 6, 3736, 96, "", ""},
+		{"healthy", "gateway only (3)", 3, 3953, "1.03", 6, 3851, 0, "", ""},
+		{"healthy", "two layers (3x3)", 9, 3953, "1.03", 6, 3851, 0, "", ""},
+		{"healthy", "three layers (3x3x3)", 27, 3953, "1.03", 6, 3851, 0, "", ""},
+		{"healthy", "three layers + budget 0.30", 27, 3953, "1.03", 6, 3851, 0, "", ""},
+		{"outage (1 s)", "no retries", 1, 3855, "1.00", 5, 3775, 80, "0.80", "0.8"},
+		{"outage (1 s)", "gateway only (3)", 3, 4071, "1.05", 8, 3782, 94, "2.89", "3.0"},
+		{"outage (1 s)", "two layers (3x3)", 9, 4435, "1.15", 13, 3850, 20, "5.77", "5.9"},
+		{"outage (1 s)", "three layers (3x3x3)", 27, 4523, "1.17", 17, 3870, 0, "6.24", "6.4"},
+		{"outage (1 s)", "three layers + budget 0.30", 27, 4065, "1.05", 10, 3777, 103, "2.88", "3.0"},
+		{"degradation (10 s)", "no retries", 1, 3855, "1.00", 5, 3534, 321, "0.95", "1.0"},
+		{"degradation (10 s)", "gateway only (3)", 3, 4913, "1.28", 8, 3754, 94, "2.01", "2.1"},
+		{"degradation (10 s)", "two layers (3x3)", 9, 5296, "1.39", 9, 3803, 0, "2.39", "2.5"},
+		{"degradation (10 s)", "three layers (3x3x3)", 27, 5296, "1.39", 9, 3803, 0, "2.39", "2.5"},
+		{"degradation (10 s)", "three layers + budget 0.30", 27, 4288, "1.11", 7, 3643, 220, "1.40", "1.4"},
+		{"outage (1 s)", "three layers + budget 0.10", 27, 3926, "", 0, 0, 90, "1.54", ""},
+	}
+	if len(rows.data) != len(want) {
+		t.Fatalf("%d rows, want %d", len(rows.data), len(want))
+	}
+	for i, w := range want {
+		r := rows.row(i)
+		name := w.profile + " / " + w.config
+		if r.text("profile") != w.profile || r.text("configuration") != w.config {
+			t.Fatalf("row %d is %s / %s, want %s", i+1, r.text("profile"), r.text("configuration"), name)
+		}
+		ints := []struct {
+			col  string
+			want int
+		}{{"attempts_allowed", w.allowed}, {"calls", w.calls}, {"peak_calls", w.peak}, {"successful", w.successful}, {"failed", w.dropped}}
+		for _, c := range ints {
+			if c.want == 0 && (c.col == "peak_calls" || c.col == "successful") && w.multiplier == "" {
+				continue // the sensitivity line prints calls, rate and dropped only
+			}
+			if got := r.num(c.col); got != float64(c.want) {
+				t.Errorf("%s: %s = %v, want %d", name, c.col, got, c.want)
+			}
+		}
+		if w.multiplier != "" {
+			if got := strconv.FormatFloat(r.num("amplification"), 'f', 2, 64); got != w.multiplier {
+				t.Errorf("%s: multiplier x%s, want x%s", name, got, w.multiplier)
+			}
+		}
+		if w.windowPerRound != "" {
+			if got := strconv.FormatFloat(r.num("window_calls_per_tick"), 'f', 2, 64); got != w.windowPerRound {
+				t.Errorf("%s: window calls/round %s, want %s", name, got, w.windowPerRound)
+			}
+		}
+		if w.timesUsual != "" {
+			if got := strconv.FormatFloat(r.num("window_rate_x"), 'f', 1, 64); got != w.timesUsual {
+				t.Errorf("%s: x%s the usual rate, want x%s", name, got, w.timesUsual)
+			}
+		}
+	}
+}
+
+// csvTable is a results.csv read for assertions.
+type csvTable struct {
+	col  map[string]int
+	data [][]string
+	t    *testing.T
+}
+
+type csvRow struct {
+	tab *csvTable
+	r   []string
+}
+
+func readCSV(t *testing.T, path string) *csvTable {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	all, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := &csvTable{col: map[string]int{}, data: all[1:], t: t}
+	for i, h := range all[0] {
+		tab.col[h] = i
+	}
+	return tab
+}
+
+func (c *csvTable) row(i int) csvRow { return csvRow{c, c.data[i]} }
+
+func (r csvRow) text(col string) string {
+	i, ok := r.tab.col[col]
+	if !ok {
+		r.tab.t.Fatalf("no column %s", col)
+	}
+	return r.r[i]
+}
+
+func (r csvRow) num(col string) float64 {
+	x, err := strconv.ParseFloat(r.text(col), 64)
+	if err != nil {
+		r.tab.t.Fatalf("%s: %v", col, err)
+	}
+	return x
+}

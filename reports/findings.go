@@ -22,6 +22,9 @@ func findings(e *experiments.Experiment, results []model.Result) []string {
 			rec++
 		}
 	}
+	for _, f := range e.Findings {
+		out = append(out, renderFinding(f, results))
+	}
 	out = append(out, fmt.Sprintf("%d of %d cell%s recovered within the %v run; %d never did.",
 		rec, len(cells), plural(len(cells)), e.Base.Duration, len(cells)-rec))
 	if len(cells) <= 8 {
@@ -37,6 +40,9 @@ func findings(e *experiments.Experiment, results []model.Result) []string {
 		}
 		switch f.Kind {
 		case "phase":
+			if n := countKind(e, "phase"); n > 1 && f.Title != "" {
+				out = append(out, "*"+f.Title+"*")
+			}
 			out = append(out, phaseFindings(e, f, results)...)
 		case "lines":
 			out = append(out, linesFindings(e, f, results)...)
@@ -66,21 +72,36 @@ func cellSentence(c *experiments.Cell, r *model.Result) string {
 	if r.WindowRateX > 0 {
 		fmt.Fprintf(&b, " (%s× on average during the fault)", num1(r.WindowRateX))
 	}
-	fmt.Fprintf(&b, ", the queue at %s calls, and %s of the dependency's work served callers who had already given up. %s of %s requests succeeded, %s failed",
-		thousands(math.Round(r.PeakQueue)), pct(r.Wasted()), thousands(math.Round(r.Successful)), thousands(math.Round(r.Requests)), thousands(math.Round(r.Failed)))
+	if r.PeakQueue > 0 {
+		fmt.Fprintf(&b, ", the queue at %s calls", thousands(math.Round(r.PeakQueue)))
+	}
+	switch {
+	case r.Wasted() > 0:
+		fmt.Fprintf(&b, ", and %s of the dependency's work served callers who had already given up", pct(r.Wasted()))
+	case r.PeakQueue > 0:
+		b.WriteString(", and none of the dependency's work was wasted on callers who had given up")
+	}
+	fmt.Fprintf(&b, ". %s of %s requests succeeded, %s failed",
+		thousands(math.Round(r.Successful)), thousands(math.Round(r.Requests)), thousands(math.Round(r.Failed)))
 	if r.RetriesRefused > 0 {
 		fmt.Fprintf(&b, " (%s retries refused by the budget)", thousands(math.Round(r.RetriesRefused)))
 	}
-	if r.Pending > 0 {
-		fmt.Fprintf(&b, ", %s were still waiting when the run ended", thousands(math.Round(r.Pending)))
+	if p := math.Round(r.Pending); p > 0 {
+		verb := "were"
+		if p == 1 {
+			verb = "was"
+		}
+		fmt.Fprintf(&b, ", %s %s still waiting when the run ended", thousands(p), verb)
 	}
 	b.WriteString(".")
 	return b.String()
 }
 
-// panelCells groups cell indexes by the value of the panel axis ("" = one
-// group), in axis order.
-func panelCells(e *experiments.Experiment, panel string) (names []string, groups map[string][]int) {
+// panelCells groups the indexes of the cells a figure draws (the grid's
+// product within the figure's range and slice) by the value of its panel
+// axis ("" = one group), in axis order.
+func panelCells(e *experiments.Experiment, f experiments.Figure) (names []string, groups map[string][]int) {
+	panel := f.Panel
 	cells := e.Cells()
 	groups = map[string][]int{}
 	if ax, ok := e.Axis(panel); ok && panel != "" {
@@ -90,7 +111,10 @@ func panelCells(e *experiments.Experiment, panel string) (names []string, groups
 	} else {
 		names = []string{""}
 	}
-	for i := range cells {
+	for i := range cells[:e.Size()] {
+		if !f.InRange(&cells[i]) {
+			continue
+		}
 		key := ""
 		if v, ok := cells[i].Get(panel); ok {
 			key = v.Text
@@ -105,10 +129,14 @@ func panelCells(e *experiments.Experiment, panel string) (names []string, groups
 // timeout / load) parts from it.
 func phaseFindings(e *experiments.Experiment, f experiments.Figure, results []model.Result) []string {
 	cells := e.Cells()
-	names, groups := panelCells(e, f.Panel)
+	names, groups := panelCells(e, f)
 	var out []string
 	for _, name := range names {
 		idx := groups[name]
+		if replicated(results, idx) {
+			out = append(out, shareFindings(e, f, name, idx, results))
+			continue
+		}
 		// The lowest Y that never recovers, per X.
 		tip := map[float64]float64{}
 		var xs []float64
@@ -150,7 +178,7 @@ func phaseFindings(e *experiments.Experiment, f experiments.Figure, results []mo
 			}
 			if !math.IsInf(tip[xs[i]], 1) {
 				tipped += j - i
-				groupsByTip = append(groupsByTip, fmt.Sprintf("from %s %s at %s %s", f.Y, text(e, f.Y, tip[xs[i]]), f.X, spans(xs[i:j])))
+				groupsByTip = append(groupsByTip, fmt.Sprintf("from %s %s at %s %s", f.Y, text(e, f.Y, tip[xs[i]]), f.X, spans(e, f.X, xs[i:j])))
 			}
 			i = j
 		}
@@ -182,7 +210,7 @@ func phaseFindings(e *experiments.Experiment, f experiments.Figure, results []mo
 // the shortest blip that never recovers under each policy.
 func tippingTable(e *experiments.Experiment, f experiments.Figure, results []model.Result) string {
 	cells := e.Cells()
-	names, groups := panelCells(e, f.Panel)
+	names, groups := panelCells(e, f)
 	xAx, _ := e.Axis(f.X)
 	xs := make([]float64, 0, len(xAx.Values))
 	for _, v := range xAx.Values {
@@ -260,13 +288,13 @@ func ruleComparison(e *experiments.Experiment, yAxis string, idx []int, xs []flo
 	var parts []string
 	if len(same) > 0 {
 		parts = append(parts, fmt.Sprintf("tips exactly where the rule of thumb predicts (the first grid blip above %s × %v / load) at load %s",
-			num(sc.Dependency.Capacity), layers[len(layers)-1].Timeout, spans(same)))
+			num(sc.Dependency.Capacity), layers[len(layers)-1].Timeout, spans(e, "load", same)))
 	}
 	if len(later) > 0 {
-		parts = append(parts, fmt.Sprintf("tips later than the rule at load %s (e.g. %s)", spans(later), laterText[0]))
+		parts = append(parts, fmt.Sprintf("tips later than the rule at load %s (e.g. %s)", spans(e, "load", later), laterText[0]))
 	}
 	if len(earlier) > 0 {
-		parts = append(parts, fmt.Sprintf("tips earlier than the rule at load %s (e.g. %s)", spans(earlier), earlierText[0]))
+		parts = append(parts, fmt.Sprintf("tips earlier than the rule at load %s (e.g. %s)", spans(e, "load", earlier), earlierText[0]))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -296,26 +324,34 @@ func predictedTip(rule float64, ys []float64) float64 {
 	return math.Inf(1)
 }
 
-// spans writes sorted numbers as runs: "50, 63–95". Numbers are consecutive
-// when they are one grid step apart.
-func spans(xs []float64) string {
-	if len(xs) == 0 {
+// spans writes sorted values of an axis as runs: "50, 63–95", "1s–4s".
+// Values are consecutive when they are neighbours on the axis.
+func spans(e *experiments.Experiment, axis string, xs []float64) string {
+	ax, ok := e.Axis(axis)
+	if !ok {
 		return ""
 	}
-	step := math.Inf(1)
-	for i := 1; i < len(xs); i++ {
-		step = math.Min(step, xs[i]-xs[i-1])
+	var all []float64
+	for _, v := range ax.Values {
+		if v.IsNum {
+			all = append(all, v.Num)
+		}
+	}
+	sort.Float64s(all)
+	rank := map[float64]int{}
+	for i, v := range all {
+		rank[v] = i
 	}
 	var out []string
 	start := 0
 	for i := 1; i <= len(xs); i++ {
-		if i < len(xs) && xs[i]-xs[i-1] <= step+1e-9 {
+		if i < len(xs) && rank[xs[i]] == rank[xs[i-1]]+1 {
 			continue
 		}
 		if i-1 == start {
-			out = append(out, num(xs[start]))
+			out = append(out, text(e, axis, xs[start]))
 		} else {
-			out = append(out, num(xs[start])+"–"+num(xs[i-1]))
+			out = append(out, text(e, axis, xs[start])+"–"+text(e, axis, xs[i-1]))
 		}
 		start = i
 	}
@@ -348,8 +384,8 @@ func linesFindings(e *experiments.Experiment, f experiments.Figure, results []mo
 			s   float64
 		}
 		var pts []pt
-		for i := range cells {
-			if v, _ := cells[i].Get(f.Line); v.Text != lv.Text {
+		for i := range cells[:e.Size()] {
+			if v, _ := cells[i].Get(f.Line); v.Text != lv.Text || !f.InRange(&cells[i]) {
 				continue
 			}
 			x, _ := cells[i].Get(f.X)
@@ -367,7 +403,11 @@ func linesFindings(e *experiments.Experiment, f experiments.Figure, results []mo
 		name := fmt.Sprintf("%s %s", f.Line, lv.Text)
 		switch {
 		case firstNever < 0:
-			parts = append(parts, fmt.Sprintf("at %s it recovers at every %s (at most %s s)", name, f.X, num(maxRecovery(results, cells, f.Line, lv.Text))))
+			slowest := 0.0
+			for _, p := range pts {
+				slowest = math.Max(slowest, p.s)
+			}
+			parts = append(parts, fmt.Sprintf("at %s it recovers at every %s (at most %s s)", name, f.X, num(slowest)))
 		case lastRec < 0:
 			parts = append(parts, fmt.Sprintf("at %s it never recovers", name))
 		default:
@@ -381,12 +421,123 @@ func linesFindings(e *experiments.Experiment, f experiments.Figure, results []mo
 	return []string{"Across " + f.X + ": " + strings.Join(parts, "; ") + "."}
 }
 
-func maxRecovery(results []model.Result, cells []experiments.Cell, axis, text string) float64 {
-	m := 0.0
-	for i := range cells {
-		if v, _ := cells[i].Get(axis); v.Text == text && results[i].Recovered {
-			m = math.Max(m, results[i].RecoveryS)
+// renderFinding fills an author's finding with the numbers it refers to.
+func renderFinding(f experiments.Finding, results []model.Result) string {
+	var b strings.Builder
+	for _, p := range f.Parts {
+		if p.Column == "" {
+			b.WriteString(p.Text)
+			continue
+		}
+		m, _ := model.LookupMetric(p.Column)
+		v := m.Value(&results[p.Cell])
+		switch {
+		case m.Kind == "bool":
+			b.WriteString(fmt.Sprint(v != 0))
+		case math.IsNaN(v):
+			b.WriteString("never")
+		case p.Format == "pct":
+			b.WriteString(pct(v))
+		case p.Format != "":
+			fmt.Fprintf(&b, p.Format, v)
+		default:
+			b.WriteString(human(m, v))
 		}
 	}
-	return m
+	return b.String()
+}
+
+// replicated reports whether any of the cells ran several replicates.
+func replicated(results []model.Result, idx []int) bool {
+	for _, i := range idx {
+		if results[i].Replicates > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// shareFindings describes a panel of replicated cells: where every run
+// recovered and where none did, as runs of X values with the Y values they
+// hold for.
+func shareFindings(e *experiments.Experiment, f experiments.Figure, name string, idx []int, results []model.Result) string {
+	cells := e.Cells()
+	always, never := map[float64][]float64{}, map[float64][]float64{}
+	var xs []float64
+	seen := map[float64]bool{}
+	for _, i := range idx {
+		x, _ := cells[i].Get(f.X)
+		y, _ := cells[i].Get(f.Y)
+		if !seen[x.Num] {
+			seen[x.Num] = true
+			xs = append(xs, x.Num)
+		}
+		switch results[i].RecoveredShare {
+		case 1:
+			always[x.Num] = append(always[x.Num], y.Num)
+		case 0:
+			never[x.Num] = append(never[x.Num], y.Num)
+		}
+	}
+	sort.Float64s(xs)
+	describe := func(set map[float64][]float64) string {
+		var parts []string
+		for i := 0; i < len(xs); {
+			ys := set[xs[i]]
+			sort.Float64s(ys)
+			key := fmt.Sprint(ys)
+			j := i + 1
+			for j < len(xs) && fmt.Sprint(sorted(set[xs[j]])) == key {
+				j++
+			}
+			if len(ys) > 0 {
+				parts = append(parts, fmt.Sprintf("%s %s with %s %s", f.X, spans(e, f.X, xs[i:j]), f.Y, spans(e, f.Y, ys)))
+			}
+			i = j
+		}
+		return strings.Join(parts, "; ")
+	}
+	label := "All cells"
+	if name != "" {
+		label = fmt.Sprintf("**%s: %s**", strings.ReplaceAll(f.Panel, ".", " "), name)
+	}
+	n := results[idx[0]].Replicates
+	var s []string
+	if a := describe(always); a != "" {
+		s = append(s, fmt.Sprintf("all %d runs recover at %s", n, a))
+	}
+	if nv := describe(never); nv != "" {
+		s = append(s, fmt.Sprintf("none recovers at %s", nv))
+	}
+	if len(s) == 0 {
+		return label + ": every cell has runs that recover and runs that do not."
+	}
+	mixed := len(idx)
+	for _, ys := range always {
+		mixed -= len(ys)
+	}
+	for _, ys := range never {
+		mixed -= len(ys)
+	}
+	if mixed > 0 {
+		s = append(s, fmt.Sprintf("in the other %d cells some runs recover and some do not", mixed))
+	}
+	return label + ": " + strings.Join(s, "; ") + "."
+}
+
+func sorted(xs []float64) []float64 {
+	out := append([]float64(nil), xs...)
+	sort.Float64s(out)
+	return out
+}
+
+// countKind counts the experiment's full (not zoomed) figures of a kind.
+func countKind(e *experiments.Experiment, kind string) int {
+	n := 0
+	for _, f := range e.Figures {
+		if f.Kind == kind && len(f.Range) == 0 {
+			n++
+		}
+	}
+	return n
 }

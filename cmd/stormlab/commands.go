@@ -95,6 +95,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		if err != nil {
 			return err
 		}
+		warn(stderr, e, results)
 		if err := reports.Write(*out, e, results, reports.Options{NoFigures: !*figures}); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
@@ -229,4 +230,14 @@ func simulate(ctx context.Context, stderr io.Writer, e *experiments.Experiment, 
 	results, err := experiments.Run(ctx, e, workers, p.done)
 	p.stop()
 	return results, err
+}
+
+// warn prints the warnings the cells carry; report.md lists them as notes.
+func warn(stderr io.Writer, e *experiments.Experiment, results []model.Result) {
+	cells := e.Cells()
+	for i := range results {
+		for _, w := range results[i].Warnings {
+			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", e.Name, cells[i].Label(), w)
+		}
+	}
 }
