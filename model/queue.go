@@ -247,7 +247,7 @@ func (s *queueSim) run(series bool) (Metrics, *Series, []string) {
 		binTicks = max(1, int(math.Round(1/s.tickS)))
 	)
 	if series {
-		ser = &Series{Step: float64(binTicks) * s.tickS}
+		ser = &Series{Step: float64(binTicks) * s.tickS, Rows: make([]SeriesRow, 0, (s.ticks+binTicks-1)/binTicks)}
 	}
 	fStart, fEnd, hasFault := s.sc.FaultWindow()
 	tick := time.Duration(s.sc.Tick)

@@ -1721,7 +1721,7 @@ func (s *stochSim) run(series bool) (Metrics, *Series, []string) {
 	}
 	if series {
 		s.binTicks = max(1, int64(math.Round(1/s.tickS)))
-		s.ser = &Series{Step: float64(s.binTicks) * s.tickS}
+		s.ser = &Series{Step: float64(s.binTicks) * s.tickS, Rows: make([]SeriesRow, 0, (s.ticks+s.binTicks-1)/s.binTicks)}
 	}
 	s.now = -1
 	if s.closed {

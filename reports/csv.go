@@ -5,6 +5,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -59,18 +60,21 @@ func (c column) cell(r *model.Result) string {
 
 // formatNumber writes a number with at most six decimals and no trailing
 // zeros; NaN (no value) is an empty field.
-func formatNumber(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatInt(int64(v), 10)
+func formatNumber(v float64) string { return string(appendNumber(nil, v)) }
+
+// appendNumber appends v as formatNumber writes it.
+func appendNumber(dst []byte, v float64) []byte {
+	switch {
+	case math.IsNaN(v):
+		return dst
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.AppendInt(dst, int64(v), 10)
 	}
 	r := math.Round(v*1e6) / 1e6
 	if r == 0 {
 		r = 0 // no "-0"
 	}
-	return strconv.FormatFloat(r, 'f', -1, 64)
+	return strconv.AppendFloat(dst, r, 'f', -1, 64)
 }
 
 // WriteResults writes results.csv: a column per grid axis named as the grid
@@ -145,7 +149,6 @@ func hasSeries(results []model.Result) bool {
 // (or per bin of Series.Step seconds) of every cell that recorded a series.
 // Counts are totals over the bin; queue and in_flight are values at its end.
 func WriteSeries(w io.Writer, e *experiments.Experiment, results []model.Result) error {
-	cw := csv.NewWriter(w)
 	var header []string
 	for _, a := range e.Axes {
 		header = append(header, a.Name)
@@ -153,30 +156,57 @@ func WriteSeries(w io.Writer, e *experiments.Experiment, results []model.Result)
 	for _, c := range seriesColumns {
 		header = append(header, c.name)
 	}
-	if err := cw.Write(header); err != nil {
+	line, err := csvLine(header)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(line); err != nil {
 		return err
 	}
 	cells := e.Cells()
+	var buf []byte
 	for i := range results {
 		s := results[i].Series
 		if s == nil {
 			continue
 		}
+		// The axis fields are the same on every row of a cell: encode them
+		// once, then append the numbers, which never need quoting.
+		params := make([]string, len(cells[i].Params))
+		for j, p := range cells[i].Params {
+			params[j] = p.Text
+		}
+		prefix, err := csvLine(params)
+		if err != nil {
+			return err
+		}
+		prefix = prefix[:len(prefix)-1]
 		for j := range s.Rows {
-			row := make([]string, 0, len(header))
-			for _, p := range cells[i].Params {
-				row = append(row, p.Text)
+			buf = append(buf[:0], prefix...)
+			for k, c := range seriesColumns {
+				if k > 0 || len(params) > 0 {
+					buf = append(buf, ',')
+				}
+				buf = appendNumber(buf, c.get(&s.Rows[j]))
 			}
-			for _, c := range seriesColumns {
-				row = append(row, formatNumber(c.get(&s.Rows[j])))
-			}
-			if err := cw.Write(row); err != nil {
+			buf = append(buf, '\n')
+			if _, err := w.Write(buf); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
+
+// csvLine encodes one CSV record, newline included.
+func csvLine(fields []string) ([]byte, error) {
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	if err := cw.Write(fields); err != nil {
+		return nil, err
+	}
 	cw.Flush()
-	return cw.Error()
+	return b.Bytes(), cw.Error()
 }
 
 // ColumnsMarkdown documents the metric columns of results.csv as a

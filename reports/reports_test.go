@@ -33,9 +33,17 @@ func runGolden(t *testing.T) (*experiments.Experiment, []model.Result) {
 // as .got beside the golden one; go test ./reports -update accepts it.
 func TestGolden(t *testing.T) {
 	e, results := runGolden(t)
-	files, err := Files(e, results, Options{})
+	list, err := Files(e, results, Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range list {
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		files[f.Name] = buf.Bytes()
 	}
 	for _, name := range []string{"results.csv", "series.csv", "report.md"} {
 		got, ok := files[name]

@@ -1,8 +1,9 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,22 +21,23 @@ type Options struct {
 	NoFigures bool
 }
 
-// Files renders everything an experiment's folder holds, by file name:
-// results.csv, series.csv (when a cell recorded a series), the figures as
-// PNG and SVG, and report.md.
-func Files(e *experiments.Experiment, results []model.Result, opt Options) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	var buf bytes.Buffer
-	if err := WriteResults(&buf, e, results); err != nil {
-		return nil, err
+// File is one file of an experiment's folder: its name and what writes it.
+type File struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// Files lists everything an experiment's folder holds: results.csv,
+// series.csv (when a cell recorded a series), the figures as PNG and SVG,
+// and report.md. The figures are rendered now; the text files are written
+// when their Write is called.
+func Files(e *experiments.Experiment, results []model.Result, opt Options) ([]File, error) {
+	with := func(write func(io.Writer, *experiments.Experiment, []model.Result) error) func(io.Writer) error {
+		return func(w io.Writer) error { return write(w, e, results) }
 	}
-	files["results.csv"] = bytes.Clone(buf.Bytes())
+	files := []File{{"results.csv", with(WriteResults)}}
 	if hasSeries(results) {
-		buf.Reset()
-		if err := WriteSeries(&buf, e, results); err != nil {
-			return nil, err
-		}
-		files["series.csv"] = bytes.Clone(buf.Bytes())
+		files = append(files, File{"series.csv", with(WriteSeries)})
 	}
 	var figs []plots.Figure
 	if !opt.NoFigures {
@@ -45,15 +47,17 @@ func Files(e *experiments.Experiment, results []model.Result, opt Options) (map[
 		}
 	}
 	for _, f := range figs {
-		files[f.Name+".png"] = f.PNG
-		files[f.Name+".svg"] = f.SVG
+		files = append(files, File{f.Name + ".png", bytesOf(f.PNG)}, File{f.Name + ".svg", bytesOf(f.SVG)})
 	}
-	buf.Reset()
-	if err := WriteReport(&buf, e, results, figs); err != nil {
-		return nil, err
-	}
-	files["report.md"] = bytes.Clone(buf.Bytes())
+	files = append(files, File{"report.md", func(w io.Writer) error { return WriteReport(w, e, results, figs) }})
 	return files, nil
+}
+
+func bytesOf(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}
 }
 
 // Write replaces dir/<name>/ with the experiment's files. The new folder is
@@ -69,7 +73,7 @@ func Write(dir string, e *experiments.Experiment, results []model.Result, opt Op
 
 // writeDir writes files into a fresh temporary folder next to dst, then
 // renames it to dst.
-func writeDir(dst string, files map[string][]byte) error {
+func writeDir(dst string, files []File) error {
 	parent := filepath.Dir(dst)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -82,8 +86,8 @@ func writeDir(dst string, files map[string][]byte) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+	for _, f := range files {
+		if err := writeFile(filepath.Join(tmp, f.Name), f.Write); err != nil {
 			return err
 		}
 	}
@@ -104,6 +108,24 @@ func writeDir(dst string, files map[string][]byte) error {
 		return os.RemoveAll(old)
 	}
 	return nil
+}
+
+// writeFile streams one file through a buffer.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := write(w); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // WriteIndex writes dir/README.md, listing every experiment folder in dir

@@ -18,11 +18,17 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
 	"github.com/stormlab/stormlab/experiments"
 )
 
 func main() {
+	// A sweep allocates a little per cell and keeps almost nothing, so the
+	// default GOGC=100 collects very often on a tiny heap; with 2 workers on
+	// 2 cores the collector then has no core of its own. 400 took blip-phase
+	// from 1.58x to 1.84x faster at -j 2 than at -j 1 (hyperfine, 3 runs).
+	debug.SetGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
