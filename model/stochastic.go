@@ -341,7 +341,6 @@ type stochSim struct {
 	arrLam            float64 // mean new requests per tick there
 	knuthL            float64 // e^−arrLam
 	split             []split
-	vals              []int64
 
 	c           counts
 	preRequests int64      // closed loop: requests started before the first fault

@@ -436,7 +436,7 @@ func categoryTicks(o axisOrder, width vg.Length) (plot.ConstantTicks, text.Style
 // neverY.
 type barRange struct {
 	lo, hi       float64 // the scale of values
-	bandLo, top  float64 // the band, when there is one
+	bandLo       float64 // where the band starts, when there is one
 	neverY, ymax float64 // a bar without a value reaches neverY; the axis ends at ymax
 }
 

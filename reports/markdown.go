@@ -140,9 +140,7 @@ func resultsTable(b *strings.Builder, e *experiments.Experiment, results []model
 		head = append(head, a.Name)
 	}
 	head = append(head, "recovered")
-	for _, c := range reportColumns {
-		head = append(head, c)
-	}
+	head = append(head, reportColumns...)
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
 	for i := range results {
 		r := &results[i]
