@@ -392,27 +392,25 @@ func linesFindings(e *experiments.Experiment, f experiments.Figure, results []mo
 			pts = append(pts, pt{x.Num, results[i].Recovered, results[i].RecoveryS})
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		lastRec, firstNever := -1, -1
-		for i, p := range pts {
+		var rec, never []float64
+		slowest := 0.0
+		for _, p := range pts {
 			if p.rec {
-				lastRec = i
-			} else if firstNever < 0 {
-				firstNever = i
+				rec = append(rec, p.x)
+				slowest = math.Max(slowest, p.s)
+			} else {
+				never = append(never, p.x)
 			}
 		}
 		name := fmt.Sprintf("%s %s", f.Line, lv.Text)
 		switch {
-		case firstNever < 0:
-			slowest := 0.0
-			for _, p := range pts {
-				slowest = math.Max(slowest, p.s)
-			}
-			parts = append(parts, fmt.Sprintf("at %s it recovers at every %s (at most %s s)", name, f.X, num(slowest)))
-		case lastRec < 0:
+		case len(never) == 0:
+			parts = append(parts, fmt.Sprintf("at %s it recovers at every %s (at most %s s after the fault)", name, f.X, num(slowest)))
+		case len(rec) == 0:
 			parts = append(parts, fmt.Sprintf("at %s it never recovers", name))
 		default:
-			parts = append(parts, fmt.Sprintf("at %s it recovers up to %s %s (in %s s) and never from %s %s",
-				name, f.X, num(pts[lastRec].x), num(pts[lastRec].s), f.X, num(pts[firstNever].x)))
+			parts = append(parts, fmt.Sprintf("at %s it recovers at %s %s (at most %s s after the fault) and never at %s",
+				name, f.X, spans(e, f.X, rec), num(slowest), spans(e, f.X, never)))
 		}
 	}
 	if len(parts) == 0 {
