@@ -92,7 +92,6 @@ func TestWriteBarSamples(t *testing.T) {
 		writeFigures(t, filepath.Join(*outDir, name), figs)
 	}
 
-	write("example", exampleTOML, nil, "")
 	write("configs", configsTOML, nil, `
 [[figure]]
 kind = "bars"
@@ -212,38 +211,3 @@ name = "recovery"
 x = "policy"
 `)
 }
-
-// exampleTOML is the experiment of ExampleRender_bars.
-const exampleTOML = `
-title = "Amplification by policy"
-seed = 1
-
-[scenario]
-engine = "queue"
-duration = "5m"
-dependency.capacity = 100
-layer = [{ timeout = "1s" }]
-fault = [{ kind = "outage", start = "60s", length = "30s" }]
-
-[[policy]]
-name = "no retries"
-attempts = 1
-
-[[policy]]
-name = "3 attempts"
-attempts = 3
-
-[[policy]]
-name = "9 attempts"
-attempts = 9
-
-[grid]
-blip = ["0s", "10s"]
-
-[[figure]]
-kind = "bars"
-name = "amplification"
-x = "policy"
-line = "blip"
-metric = "amplification"
-`
