@@ -1336,6 +1336,26 @@ func (s *stochSim) refuse(k int64) {
 	s.tk.refused += k
 }
 
+// admit asks the budget of a layer and client how many of k failed
+// instances may retry, when the failure is seen: a ratio budget lets all of
+// them retry while retries so far ≤ ratio × first tries so far, and none
+// otherwise; a token bucket lets as many retry as it has whole tokens, and
+// takes them. Other budgets (none, per_tick) admit all k here.
+func (s *stochSim) admit(layer int8, client int32, k int64) int64 {
+	switch s.bk {
+	case bkRatio:
+		if b := s.budgetOf(layer, client); !(float64(b.retries) <= s.bRatio*float64(b.firsts)) {
+			return 0
+		}
+	case bkToken:
+		b := s.budgetOf(layer, client)
+		allowed := min(k, int64(math.Max(0, math.Floor(b.tokens))))
+		b.tokens -= float64(allowed)
+		return allowed
+	}
+	return k
+}
+
 // retryOrFail handles k instances whose try tr failed now.
 func (s *stochSim) retryOrFail(tr *try, k int64) {
 	l := &s.lay[tr.layer]
@@ -1343,18 +1363,7 @@ func (s *stochSim) retryOrFail(tr *try, k int64) {
 		s.failUp(tr, k)
 		return
 	}
-	allowed := k
-	switch s.bk {
-	case bkRatio:
-		b := s.budgetOf(tr.layer, tr.client)
-		if !(float64(b.retries) <= s.bRatio*float64(b.firsts)) {
-			allowed = 0
-		}
-	case bkToken:
-		b := s.budgetOf(tr.layer, tr.client)
-		allowed = min(k, int64(math.Max(0, math.Floor(b.tokens))))
-		b.tokens -= float64(allowed)
-	}
+	allowed := s.admit(tr.layer, tr.client, k)
 	if refused := k - allowed; refused > 0 {
 		s.refuse(refused)
 		s.failUp(tr, refused)
@@ -1507,18 +1516,7 @@ func (s *stochSim) fastRetry(attempt, client, prev int32, k int64) {
 		s.userFail(client, k)
 		return
 	}
-	allowed := k
-	switch s.bk {
-	case bkRatio:
-		b := s.budgetOf(0, client)
-		if !(float64(b.retries) <= s.bRatio*float64(b.firsts)) {
-			allowed = 0
-		}
-	case bkToken:
-		b := s.budgetOf(0, client)
-		allowed = min(k, int64(math.Max(0, math.Floor(b.tokens))))
-		b.tokens -= float64(allowed)
-	}
+	allowed := s.admit(0, client, k)
 	if refused := k - allowed; refused > 0 {
 		s.refuse(refused)
 		s.userFail(client, refused)

@@ -23,8 +23,9 @@ func (s *setFlags) String() string     { return strings.Join(*s, " ") }
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // parse parses flags that may come before, between or after the file
-// arguments, and returns the files.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// arguments, and returns the files. -h returns flag.ErrHelp, which exits 0;
+// with need set, no file is a usage error.
+func parse(fs *flag.FlagSet, args []string, need bool) ([]string, error) {
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -34,11 +35,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			return nil, &usageError{err.Error()}
 		}
 		if fs.NArg() == 0 {
-			return files, nil
+			break
 		}
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	if need && len(files) == 0 {
+		fs.Usage()
+		return nil, &usageError{fs.Name() + " needs at least one experiment file"}
+	}
+	return files, nil
 }
 
 func newFlagSet(stderr io.Writer, name, text string) *flag.FlagSet {
@@ -72,15 +78,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md, fastest)")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a key of the files: `PATH=VALUE` (repeatable), e.g. scenario.load=80, grid.blip=5s")
-	files, err := parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	files, err := parse(fs, args, true)
+	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return &usageError{"run needs at least one experiment file"}
 	}
 	if *workers < 1 {
 		return &usageError{"-j must be at least 1"}
@@ -122,10 +122,8 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs := newFlagSet(stderr, "check", checkUsage)
 	base := fs.String("baseline", "reports", "compare with the baselines under `DIR`")
 	workers := fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once")
-	files, err := parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	files, err := parse(fs, args, false)
+	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
@@ -177,15 +175,9 @@ func cmdValidate(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "validate", validateUsage)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a key: `PATH=VALUE` (repeatable)")
-	files, err := parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	files, err := parse(fs, args, true)
+	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return &usageError{"validate needs at least one experiment file"}
 	}
 	exps, err := loadAll(files, sets)
 	if err != nil {

@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,8 +46,8 @@ var errDeviation = errors.New("regenerated results deviate from the baselines")
 
 // exitCode prints err (if any) and maps it to the exit code.
 func exitCode(stderr io.Writer, err error) int {
-	if err == nil {
-		return 0
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0 // -h printed the usage
 	}
 	fmt.Fprintln(stderr, "stormlab:", err)
 	var ue *usageError

@@ -112,6 +112,11 @@ func TestUsage(t *testing.T) {
 			t.Errorf("stormlab %v: exit %d, want 2", args, code)
 		}
 	}
+	for _, cmd := range []string{"run", "check", "validate"} {
+		if code, _, stderr := stormlab(t, cmd, "-h"); code != 0 || !strings.Contains(stderr, "Usage: stormlab "+cmd) {
+			t.Errorf("stormlab %s -h: exit %d, usage shown: %v", cmd, code, strings.Contains(stderr, "Usage"))
+		}
+	}
 	if code, out, _ := stormlab(t, "validate", blip); code != 0 || !strings.Contains(out, "4 cells") {
 		t.Errorf("validate: exit %d, %q", code, out)
 	}
