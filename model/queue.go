@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -31,67 +30,6 @@ import (
 // A chain of layers is flattened to one caller with the product of the
 // layers' attempts and the bottom layer's timeout: the count every layer's
 // retries add up to when every call fails.
-
-// queueSupports reports the scenario settings the queue engine cannot honour,
-// so nothing is silently ignored.
-func queueSupports(s *Scenario) error {
-	tick := time.Duration(s.Tick)
-	timeout := time.Duration(s.ChainLayers()[len(s.ChainLayers())-1].Timeout)
-	multiple := func(path string, d Duration) error {
-		if time.Duration(d)%tick != 0 {
-			return bad(path, "the queue engine needs a whole number of ticks (tick = %v), got %v", s.Tick, d)
-		}
-		return nil
-	}
-	unsupported := func(path, what string) error {
-		return bad(path, "%s needs engine = \"stochastic\"; the queue engine does not model it", what)
-	}
-	switch {
-	case s.ChainMode() != "flat":
-		return bad("chain", "the queue engine runs the flat form only (set chain = \"flat\" or leave it empty)")
-	case s.Arrivals == "closed":
-		return unsupported("arrivals", "closed-loop arrivals")
-	case s.Clients > 1:
-		return unsupported("clients", "callers with their own state")
-	case s.Budget.Kind == "token_bucket":
-		return unsupported("budget.kind", "a token bucket")
-	case s.Budget.Kind != "none" && s.Budget.Scope != "chain":
-		return bad("budget.scope", "the queue engine flattens the chain, so its budget is shared by the chain (scope = \"chain\")")
-	case s.Dependency.FailureProbability != 0:
-		return unsupported("dependency.failure_probability", "a background failure probability")
-	case s.Dependency.Latency != 0:
-		return unsupported("dependency.latency", "a service latency")
-	case s.Dependency.LatencySlope != 0:
-		return unsupported("dependency.latency_slope", "a load-dependent latency")
-	case s.Dependency.Network.Kind != "none":
-		return unsupported("dependency.network.kind", "network delay")
-	}
-	if timeout%tick != 0 {
-		return bad(fmt.Sprintf("layer.%d.timeout", min(len(s.Layer), len(s.ChainLayers()))-1),
-			"the queue engine needs a timeout that is a whole number of ticks (tick = %v), got %v", s.Tick, Duration(timeout))
-	}
-	for i, l := range s.Layer {
-		p := fmt.Sprintf("layer.%d.backoff.", i)
-		if l.Backoff.Jitter != "none" {
-			return unsupported(p+"jitter", "jitter")
-		}
-		if err := multiple(p+"base", l.Backoff.Base); err != nil {
-			return err
-		}
-		if err := multiple(p+"cap", l.Backoff.Cap); err != nil {
-			return err
-		}
-	}
-	for i, f := range s.Fault {
-		if err := multiple(fmt.Sprintf("fault.%d.start", i), f.Start); err != nil {
-			return err
-		}
-		if err := multiple(fmt.Sprintf("fault.%d.length", i), f.Length); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // cohort is a group of identical calls: enqueued in the same tick, on the
 // same attempt, still waiting (n of them).

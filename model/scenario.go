@@ -393,14 +393,6 @@ func (f Fault) validate(p string) *FieldError {
 
 // Check validates sc and that its engine models everything it asks for.
 func Check(sc *Scenario) error {
-	if err := sc.Validate(); err != nil {
-		return err
-	}
-	switch sc.Engine {
-	case "queue":
-		return queueSupports(sc)
-	case "stochastic":
-		return stochasticSupports(sc)
-	}
-	return nil
+	_, err := sc.Resolve()
+	return err
 }

@@ -358,37 +358,6 @@ type stochSim struct {
 	binN     int64
 }
 
-// stochasticSupports reports scenario settings the stochastic engine cannot
-// honour, so nothing is silently ignored.
-func stochasticSupports(s *Scenario) error {
-	d := s.Dependency
-	latencyServer := d.Capacity == 0 && d.LatencySlope > 0
-	for i, f := range s.Fault {
-		p := fmt.Sprintf("fault.%d.", i)
-		switch {
-		case f.Kind == "spike" && s.Arrivals == "closed":
-			return bad(p+"kind", "a spike multiplies the open-loop arrival rate; a closed loop's rate is set by its clients")
-		case f.Kind == "degradation" && latencyServer:
-			return bad(p+"kind", "a degradation reduces a capacity; the latency server (capacity = 0, latency_slope > 0) has none: use a slowdown")
-		}
-	}
-	switch {
-	case latencyServer && d.QueueLimit > 0:
-		return bad("dependency.queue_limit", "the latency server (capacity = 0, latency_slope > 0) has no waiting room")
-	case d.Queue == "none" && !latencyServer && d.Collapse.Slope > 0 && d.Collapse.Demand == "queue":
-		return bad("dependency.collapse.demand", "nothing waits at a loss server (queue = \"none\"); its demand is the calls offered")
-	case latencyServer && d.Collapse.Slope > 0:
-		return bad("dependency.collapse.slope", "the latency server (capacity = 0, latency_slope > 0) collapses through its latency; collapse needs a capacity")
-	case latencyServer && s.Health.Rule == "queue":
-		return bad("health.rule", "the queue rule needs a capacity; the latency server (capacity = 0, latency_slope > 0) is judged by goodput")
-	case s.Clients > 1_000_000:
-		return bad("clients", "at most 1,000,000 clients are simulated, got %d", s.Clients)
-	case d.Queue == "none" && d.QueueLimit > 0 && !latencyServer:
-		return bad("dependency.queue_limit", "a loss server (queue = \"none\") has no waiting room to limit")
-	}
-	return nil
-}
-
 func runStochastic(sc *Scenario, seed uint64, series bool) (Metrics, *Series, []string) {
 	s := newStochSim(sc, seed, sc.RNG == "minstd")
 	return s.run(series)

@@ -1,0 +1,238 @@
+package model
+
+import "math"
+
+// Plan is a Scenario resolved once for everything downstream: every default
+// filled in, every kind typed, every span in ticks. The engines run a Plan;
+// figures and reports read their thresholds from one (the healthy backlog,
+// the rule of thumb, the fault window) instead of working them out again
+// from the scenario's keys. Scenario.Resolve makes it.
+type Plan struct {
+	Scenario Scenario // the validated scenario it was resolved from
+
+	Engine EngineKind
+	TickNs int64   // length of a tick in nanoseconds
+	TickS  float64 // ... in seconds
+	Ticks  int64   // ticks in the run
+
+	// Chain is the effective chain of callers, top (edge) first: the
+	// scenario's layers stretched to Layers, or, in the flat form, one
+	// caller with the product of their attempts, the top layer's backoff and
+	// the bottom layer's timeout.
+	Chain       []LayerPlan
+	Flat        bool
+	Allowed     int      // attempts one request may put on the dependency: the product over the chain
+	EdgeTimeout Duration // the top layer's per-try timeout: what the user waits (0 = forever)
+	Cancel      bool     // a caller that gives up cancels everything below it
+
+	Arrivals   ArrivalKind
+	Load       float64 // open loop: new requests per second
+	Clients    int32   // callers with their own state (at least 1)
+	ThinkTicks int64   // closed loop: pause after an answer, at least one tick
+	ThinkSpan  int64   // closed loop: first requests spread over this many ticks
+
+	Server      ServerKind
+	Capacity    float64 // calls per second (before faults)
+	QueueLimit  int64   // calls that may wait; 0 = unbounded
+	DropExpired bool    // waiting calls nobody waits for are discarded (also with Cancel)
+	FailureP    float64 // chance that a served call fails anyway
+	Latency     float64 // seconds a served call takes to answer
+	Slope       float64 // latency server: seconds added per call in flight
+	Collapse    CollapsePlan
+	Network     NetworkPlan
+
+	Budget BudgetPlan
+	Health HealthPlan
+	Fault  FaultWindow
+	Faults []Segment // the run cut into stretches of constant fault effects, covering [0, Ticks)
+
+	// Single sends every request as a group of one and handles calls one at
+	// a time in the order they happen, drawing for each as it comes: the
+	// generator order of the "Retries and Storm Risk" article (rng =
+	// "minstd"). Otherwise identical calls travel in groups.
+	Single     bool
+	Minstd     bool
+	Replicates int
+}
+
+// EngineKind names an engine.
+type EngineKind uint8
+
+const (
+	EngineQueue      EngineKind = iota // deterministic cohorts
+	EngineStochastic                   // seeded groups of requests
+)
+
+// ArrivalKind is how new requests arrive.
+type ArrivalKind uint8
+
+const (
+	ArriveConstant ArrivalKind = iota // load per second, fractions carried over
+	ArrivePoisson                     // Poisson with mean load × tick
+	ArriveClosed                      // clients with one request outstanding
+)
+
+// ServerKind is what the dependency does with a call.
+type ServerKind uint8
+
+const (
+	ServerLoss    ServerKind = iota // calls beyond the tick's capacity fail at once
+	ServerFIFO                      // a waiting room served oldest first
+	ServerLIFO                      // ... newest first
+	ServerLatency                   // no capacity limit; latency grows with the calls in flight
+)
+
+// Queues reports whether calls wait at the dependency for capacity.
+func (k ServerKind) Queues() bool { return k == ServerFIFO || k == ServerLIFO }
+
+// LayerPlan is one caller of the effective chain.
+type LayerPlan struct {
+	Attempts int32
+	Timeout  int64 // ticks a caller waits for an attempt; −1 = forever
+	Backoff  BackoffPlan
+}
+
+// BackoffPlan is a layer's wait before a retry, in ticks.
+type BackoffPlan struct {
+	Kind   BackoffKind
+	Base   float64 // ticks
+	Factor float64
+	Cap    float64 // ticks; 0 = none
+	Jitter JitterKind
+}
+
+// BackoffKind is the shape of the wait before a retry.
+type BackoffKind uint8
+
+const (
+	BackoffNone        BackoffKind = iota // retry in the next tick
+	BackoffConstant                       // base every time
+	BackoffExponential                    // base × factor^(attempt−1), capped
+)
+
+// JitterKind is how a wait is randomised.
+type JitterKind uint8
+
+const (
+	JitterNone         JitterKind = iota
+	JitterFull                    // uniform in [0, wait)
+	JitterEqual                   // uniform in [wait/2, wait)
+	JitterDecorrelated            // uniform in [base, 3 × previous wait), capped
+)
+
+// CollapsePlan is the dependency's overload collapse: above capacity it keeps
+// max(Floor, 1 − Slope × (x − 1)) of its capacity, x = demand / (capacity ×
+// WindowS).
+type CollapsePlan struct {
+	Slope, Floor float64
+	WindowS      float64 // seconds demand is measured over
+	WindowTicks  int64
+	Offered      bool // demand is the calls offered over the window, not the calls waiting
+}
+
+// On reports whether the dependency collapses at all.
+func (c CollapsePlan) On() bool { return c.Slope > 0 }
+
+// NetworkPlan is the delay between two layers, each way.
+type NetworkPlan struct {
+	Kind  NetworkKind
+	Delay float64 // ticks: the delay, or its mean
+}
+
+// NetworkKind is the law of a network delay.
+type NetworkKind uint8
+
+const (
+	NetworkNone NetworkKind = iota
+	NetworkConstant
+	NetworkExponential
+)
+
+// BudgetPlan is the retry budget.
+type BudgetPlan struct {
+	Kind      string // a registered budget kind; "none" for no budget
+	Ratio     float64
+	MaxTokens float64
+	Scope     BudgetScope
+}
+
+// BudgetScope is who shares a budget.
+type BudgetScope uint8
+
+const (
+	ScopeChain  BudgetScope = iota // one budget for every layer, retries tagged
+	ScopeLayer                     // each layer its own
+	ScopeClient                    // each client its own
+)
+
+// HealthRule is how health is judged at the end of a tick.
+type HealthRule uint8
+
+const (
+	HealthQueue   HealthRule = iota // calls waiting ≤ Limit
+	HealthGoodput                   // successes over the window ≥ Goodput × arrivals
+)
+
+// HealthPlan says what healthy means, from where the user stands: at the
+// edge of the chain.
+type HealthPlan struct {
+	Rule HealthRule
+	// Limit is the largest backlog a healthy dependency holds: the calls it
+	// serves while a new request can still be answered before the user at
+	// the edge gives up, capacity × (edge timeout − service latency − the
+	// network's round trip down the chain). The queue rule compares the
+	// calls waiting with it; it is also the backlog a fault must build to
+	// tip naive retries over (the rule of thumb). NaN when the scenario has
+	// no such limit (no capacity, or a user who waits forever).
+	Limit       float64
+	Goodput     float64 // goodput rule: share of arrivals that must succeed
+	WindowTicks int64   // goodput rule: ticks it is measured over
+}
+
+// FaultWindow is the span from the first fault's start to the last fault's
+// end.
+type FaultWindow struct {
+	Has      bool
+	From, To int64    // in ticks: the first tick at or after the start (rounded down), and of the end
+	Start    Duration // as written
+	End      Duration
+}
+
+// Segment is a stretch of ticks with the same fault effects.
+type Segment struct {
+	From, To  int64   // ticks [From, To)
+	CapRate   float64 // calls per second the dependency serves, faults applied
+	PerTick   int64   // CapRate per tick when that is a whole number, else −1
+	LatFactor float64 // slowdowns: service latency multiplier
+	ArrFactor float64 // spikes: arrival multiplier
+	// HoldUntil: the latency server answers nothing during an outage; calls
+	// in service or arriving then are answered from this tick on (0 = no
+	// outage here).
+	HoldUntil int64
+}
+
+// RuleOfThumb is the blip length the 30-second blip article predicts tips
+// naive retries over at the given load: the time a fault takes to build a
+// backlog of Health.Limit calls, Limit / load. ok is false when the scenario
+// has no such limit or the load is not positive.
+func (p *Plan) RuleOfThumb(load float64) (seconds float64, ok bool) {
+	if math.IsNaN(p.Health.Limit) || !(load > 0) {
+		return math.Inf(1), false
+	}
+	return p.Health.Limit / load, true
+}
+
+// SegmentAt returns the index of the segment holding tick t, searching from
+// index from (segments only move forward in a run).
+func (p *Plan) SegmentAt(from int, t int64) int {
+	i := from
+	for i+1 < len(p.Faults) && p.Faults[i].To <= t {
+		i++
+	}
+	return i
+}
+
+// ticksOf converts a duration to ticks, rounded to the nearest tick.
+func (p *Plan) ticksOf(d Duration) int64 {
+	return (int64(d) + p.TickNs/2) / p.TickNs
+}

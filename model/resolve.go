@@ -1,0 +1,329 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// Resolve validates the scenario, checks that its engine models everything
+// it asks for, and returns the Plan the engines run. The error is a
+// *FieldError naming the key.
+func (s *Scenario) Resolve() (*Plan, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	var err error
+	switch s.Engine {
+	case "queue":
+		err = queueSupports(s)
+	case "stochastic":
+		err = stochasticSupports(s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{
+		Scenario:   *s,
+		TickNs:     int64(s.Tick),
+		TickS:      s.Tick.Seconds(),
+		Replicates: s.Replicates,
+		Minstd:     s.RNG == "minstd",
+	}
+	p.Scenario.Layer = slices.Clone(s.Layer)
+	p.Scenario.Fault = slices.Clone(s.Fault)
+	p.Single = p.Minstd
+	p.Ticks = int64(s.Duration) / p.TickNs
+	if s.Engine == "stochastic" {
+		p.Engine = EngineStochastic
+	}
+
+	// The chain.
+	layers := s.ChainLayers()
+	p.Allowed = s.FlatAttempts()
+	p.EdgeTimeout = layers[0].Timeout
+	p.Cancel = s.CancelAbandoned
+	if s.ChainMode() == "flat" {
+		p.Flat = true
+		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff)}
+	} else {
+		for _, l := range layers {
+			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff))
+		}
+	}
+
+	// Arrivals.
+	switch s.Arrivals {
+	case "poisson":
+		p.Arrivals = ArrivePoisson
+	case "closed":
+		p.Arrivals = ArriveClosed
+	}
+	p.Load = s.Load
+	p.Clients = int32(max(1, s.Clients))
+	p.ThinkTicks = max(1, p.ticksOf(s.Think))
+	p.ThinkSpan = p.ticksOf(s.Think)
+
+	// The dependency.
+	d := s.Dependency
+	switch {
+	case d.Capacity == 0 && d.LatencySlope > 0:
+		p.Server = ServerLatency
+	case d.Queue == "none":
+		p.Server = ServerLoss
+	case d.Queue == "lifo":
+		p.Server = ServerLIFO
+	default:
+		p.Server = ServerFIFO
+	}
+	p.Capacity = d.Capacity
+	p.QueueLimit = int64(d.QueueLimit)
+	p.DropExpired = d.DropExpired || s.CancelAbandoned
+	p.FailureP = d.FailureProbability
+	p.Latency = d.Latency.Seconds()
+	p.Slope = d.LatencySlope.Seconds()
+	p.Collapse = CollapsePlan{Slope: d.Collapse.Slope, Floor: d.Collapse.Floor, WindowS: d.Collapse.Window.Seconds()}
+	if p.Collapse.WindowS <= 0 {
+		p.Collapse.WindowS = p.TickS
+	}
+	p.Collapse.WindowTicks = max(1, p.ticksOf(Seconds(p.Collapse.WindowS)))
+	p.Collapse.Offered = d.Collapse.Demand == "offered" || (d.Collapse.Demand == "" && p.Server == ServerLoss)
+	if d.Network.Delay > 0 {
+		switch d.Network.Kind {
+		case "constant":
+			p.Network = NetworkPlan{Kind: NetworkConstant, Delay: float64(d.Network.Delay) / float64(p.TickNs)}
+		case "exponential":
+			p.Network = NetworkPlan{Kind: NetworkExponential, Delay: float64(d.Network.Delay) / float64(p.TickNs)}
+		}
+	}
+
+	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Ratio: s.Budget.Ratio, MaxTokens: s.Budget.MaxTokens}
+	switch s.Budget.Scope {
+	case "layer":
+		p.Budget.Scope = ScopeLayer
+	case "client":
+		p.Budget.Scope = ScopeClient
+	}
+
+	p.resolveFaults()
+	p.resolveHealth()
+	return p, nil
+}
+
+// layer resolves one caller of the chain.
+func (p *Plan) layer(attempts int, timeout Duration, b Backoff) LayerPlan {
+	l := LayerPlan{Attempts: int32(attempts), Timeout: -1}
+	if timeout > 0 {
+		l.Timeout = p.ticksOf(timeout)
+	}
+	l.Backoff = BackoffPlan{Base: float64(b.Base) / float64(p.TickNs), Factor: b.Factor, Cap: float64(b.Cap) / float64(p.TickNs)}
+	switch b.Kind {
+	case "constant":
+		l.Backoff.Kind = BackoffConstant
+	case "exponential":
+		l.Backoff.Kind = BackoffExponential
+	}
+	switch b.Jitter {
+	case "full":
+		l.Backoff.Jitter = JitterFull
+	case "equal":
+		l.Backoff.Jitter = JitterEqual
+	case "decorrelated":
+		l.Backoff.Jitter = JitterDecorrelated
+	}
+	return l
+}
+
+// resolveHealth picks the health rule and its threshold. The default is the
+// queue rule for a dependency with a waiting room and a user who gives up,
+// the goodput rule otherwise.
+func (p *Plan) resolveHealth() {
+	s := &p.Scenario
+	h := HealthPlan{Goodput: s.Health.Goodput, WindowTicks: max(1, int64(s.Health.Window)/p.TickNs), Limit: math.NaN()}
+	if p.Capacity > 0 && p.EdgeTimeout > 0 {
+		// What the dependency serves between a call's arrival and the
+		// user's deadline: the edge timeout less the latency of serving it
+		// and the network's way down the chain and back.
+		rtt := 0.0
+		if p.Network.Kind != NetworkNone {
+			rtt = 2 * float64(len(p.Chain)) * p.Network.Delay * p.TickS
+		}
+		h.Limit = p.Capacity * math.Max(0, p.EdgeTimeout.Seconds()-p.Latency-rtt)
+	}
+	switch s.Health.Rule {
+	case "queue":
+		h.Rule = HealthQueue
+	case "goodput":
+		h.Rule = HealthGoodput
+	default:
+		h.Rule = HealthGoodput
+		if p.Server.Queues() && !math.IsNaN(h.Limit) {
+			h.Rule = HealthQueue
+		}
+	}
+	if h.Rule == HealthQueue && math.IsNaN(h.Limit) {
+		h.Limit = 0 // the rule was asked for; a user who waits forever sees no healthy backlog
+	}
+	p.Health = h
+}
+
+// resolveFaults cuts the run into segments of constant fault effects and
+// notes the fault window. A tick t is inside a fault when start ≤ t × tick <
+// start + length.
+func (p *Plan) resolveFaults() {
+	s := &p.Scenario
+	if start, end, ok := s.FaultWindow(); ok {
+		p.Fault = FaultWindow{Has: true, From: int64(start) / p.TickNs, To: int64(end) / p.TickNs, Start: start, End: end}
+	}
+	cuts := []int64{0, p.Ticks}
+	ceilT := func(d Duration) int64 { return (int64(d) + p.TickNs - 1) / p.TickNs }
+	for _, f := range s.Fault {
+		if f.Length <= 0 {
+			continue
+		}
+		cuts = append(cuts, min(p.Ticks, ceilT(f.Start)), min(p.Ticks, ceilT(f.Start+f.Length)))
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	tps := 1e9 / float64(p.TickNs)
+	for i := 0; i+1 < len(cuts); i++ {
+		if cuts[i] >= cuts[i+1] {
+			continue
+		}
+		sg := Segment{From: cuts[i], To: cuts[i+1], CapRate: p.Capacity, LatFactor: 1, ArrFactor: 1}
+		now := Duration(cuts[i] * p.TickNs)
+		outage := false
+		for _, f := range s.Fault {
+			if now < f.Start || now >= f.Start+f.Length {
+				continue
+			}
+			switch f.Kind {
+			case "outage":
+				sg.CapRate = 0
+				outage = true
+			case "degradation":
+				sg.CapRate = math.Min(sg.CapRate, f.Capacity)
+			case "slowdown":
+				sg.CapRate /= f.Factor
+				sg.LatFactor *= f.Factor
+			case "spike":
+				sg.ArrFactor *= f.Factor
+			}
+		}
+		if outage {
+			sg.HoldUntil = -1
+		}
+		sg.PerTick = -1
+		if c := sg.CapRate / tps; c == math.Floor(c) && c < 1<<53 {
+			sg.PerTick = int64(c)
+		}
+		p.Faults = append(p.Faults, sg)
+	}
+	// The latency server holds answers until the outage covering a segment ends.
+	for i := len(p.Faults) - 1; i >= 0; i-- {
+		if p.Faults[i].HoldUntil == -1 {
+			p.Faults[i].HoldUntil = p.Faults[i].To
+			if i+1 < len(p.Faults) && p.Faults[i+1].HoldUntil > 0 {
+				p.Faults[i].HoldUntil = p.Faults[i+1].HoldUntil
+			}
+		}
+	}
+}
+
+// queueSupports reports the scenario settings the queue engine cannot honour,
+// so nothing is silently ignored.
+func queueSupports(s *Scenario) error {
+	tick := time.Duration(s.Tick)
+	layers := s.ChainLayers()
+	timeout := time.Duration(layers[len(layers)-1].Timeout)
+	multiple := func(path string, d Duration) error {
+		if time.Duration(d)%tick != 0 {
+			return bad(path, "the queue engine needs a whole number of ticks (tick = %v), got %v", s.Tick, d)
+		}
+		return nil
+	}
+	unsupported := func(path, what string) error {
+		return bad(path, "%s needs engine = \"stochastic\"; the queue engine does not model it", what)
+	}
+	switch {
+	case s.ChainMode() != "flat":
+		return bad("chain", "the queue engine runs the flat form only (set chain = \"flat\" or leave it empty)")
+	case s.Arrivals == "closed":
+		return unsupported("arrivals", "closed-loop arrivals")
+	case s.Clients > 1:
+		return unsupported("clients", "callers with their own state")
+	case s.Budget.Kind != "none" && s.Budget.Scope != "chain":
+		return bad("budget.scope", "the queue engine flattens the chain, so its budget is shared by the chain (scope = \"chain\")")
+	case s.Dependency.FailureProbability != 0:
+		return unsupported("dependency.failure_probability", "a background failure probability")
+	case s.Dependency.Latency != 0:
+		return unsupported("dependency.latency", "a service latency")
+	case s.Dependency.LatencySlope != 0:
+		return unsupported("dependency.latency_slope", "a load-dependent latency")
+	case s.Dependency.Network.Kind != "none":
+		return unsupported("dependency.network.kind", "network delay")
+	case s.CancelAbandoned:
+		return bad("cancel_abandoned", "needs engine = \"stochastic\"; the queue engine flattens the chain, so nothing below a caller is abandoned")
+	case s.Dependency.Collapse.Window != 0:
+		return bad("dependency.collapse.window", "needs engine = \"stochastic\"; the queue engine measures overload per tick")
+	case s.Dependency.Collapse.Demand == "offered":
+		return bad("dependency.collapse.demand", "offered demand needs engine = \"stochastic\"; the queue engine measures the calls waiting")
+	}
+	if timeout%tick != 0 {
+		return bad(fmt.Sprintf("layer.%d.timeout", min(len(s.Layer), len(layers))-1),
+			"the queue engine needs a timeout that is a whole number of ticks (tick = %v), got %v", s.Tick, Duration(timeout))
+	}
+	for i, l := range s.Layer {
+		p := fmt.Sprintf("layer.%d.backoff.", i)
+		if l.Backoff.Jitter != "none" {
+			return unsupported(p+"jitter", "jitter")
+		}
+		if err := multiple(p+"base", l.Backoff.Base); err != nil {
+			return err
+		}
+		if err := multiple(p+"cap", l.Backoff.Cap); err != nil {
+			return err
+		}
+	}
+	for i, f := range s.Fault {
+		if err := multiple(fmt.Sprintf("fault.%d.start", i), f.Start); err != nil {
+			return err
+		}
+		if err := multiple(fmt.Sprintf("fault.%d.length", i), f.Length); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stochasticSupports reports scenario settings the stochastic engine cannot
+// honour, so nothing is silently ignored.
+func stochasticSupports(s *Scenario) error {
+	d := s.Dependency
+	latencyServer := d.Capacity == 0 && d.LatencySlope > 0
+	for i, f := range s.Fault {
+		p := fmt.Sprintf("fault.%d.", i)
+		switch {
+		case f.Kind == "spike" && s.Arrivals == "closed":
+			return bad(p+"kind", "a spike multiplies the open-loop arrival rate; a closed loop's rate is set by its clients")
+		case f.Kind == "degradation" && latencyServer:
+			return bad(p+"kind", "a degradation reduces a capacity; the latency server (capacity = 0, latency_slope > 0) has none: use a slowdown")
+		}
+	}
+	switch {
+	case latencyServer && d.QueueLimit > 0:
+		return bad("dependency.queue_limit", "the latency server (capacity = 0, latency_slope > 0) has no waiting room")
+	case d.Queue == "none" && !latencyServer && d.Collapse.Slope > 0 && d.Collapse.Demand == "queue":
+		return bad("dependency.collapse.demand", "nothing waits at a loss server (queue = \"none\"); its demand is the calls offered")
+	case latencyServer && d.Collapse.Slope > 0:
+		return bad("dependency.collapse.slope", "the latency server (capacity = 0, latency_slope > 0) collapses through its latency; collapse needs a capacity")
+	case latencyServer && s.Health.Rule == "queue":
+		return bad("health.rule", "the queue rule needs a capacity; the latency server (capacity = 0, latency_slope > 0) is judged by goodput")
+	case s.Clients > 1_000_000:
+		return bad("clients", "at most 1,000,000 clients are simulated, got %d", s.Clients)
+	case d.Queue == "none" && d.QueueLimit > 0 && !latencyServer:
+		return bad("dependency.queue_limit", "a loss server (queue = \"none\") has no waiting room to limit")
+	}
+	return nil
+}
