@@ -86,23 +86,19 @@ type engine func(sc *Scenario, seed uint64, series bool) (Metrics, *Series, []st
 // Run simulates one grid cell: sc.Replicates runs seeded from seed, averaged.
 // series asks for the per-second time series of the first replicate.
 func Run(sc Scenario, seed uint64, series bool) (Result, error) {
-	if err := sc.Validate(); err != nil {
+	p, err := sc.Resolve()
+	if err != nil {
 		return Result{}, err
 	}
-	var run engine
-	switch sc.Engine {
-	case "queue":
-		if err := queueSupports(&sc); err != nil {
-			return Result{}, err
-		}
-		run = runQueue
-	case "stochastic":
-		if err := stochasticSupports(&sc); err != nil {
-			return Result{}, err
-		}
+	return RunPlan(p, seed, series)
+}
+
+// RunPlan is Run for a scenario already resolved.
+func RunPlan(p *Plan, seed uint64, series bool) (Result, error) {
+	sc := p.Scenario
+	run := runQueue
+	if p.Engine == EngineStochastic {
 		run = runStochastic
-	default:
-		return Result{}, bad("engine", "the %s engine is not built yet", sc.Engine)
 	}
 	runs := make([]Metrics, sc.Replicates)
 	var res Result
