@@ -13,6 +13,7 @@ type Plan struct {
 	Engine EngineKind
 	TickNs int64   // length of a tick in nanoseconds
 	TickS  float64 // ... in seconds
+	TPS    float64 // ticks per second
 	Ticks  int64   // ticks in the run
 
 	// Chain is the effective chain of callers, top (edge) first: the
@@ -53,6 +54,8 @@ type Plan struct {
 	Single     bool
 	Minstd     bool
 	Replicates int
+
+	poison bool // tests: recycled groups stay poisoned instead of being reused
 }
 
 // EngineKind names an engine.

@@ -92,15 +92,22 @@ func TestQueueInvariants(t *testing.T) {
 			t.Fatalf("scenario %d invalid: %v", i, err)
 		}
 		seed := r.Uint64()
-		s := newQueueSim(&sc, seed)
-		m, _, _ := s.run(false)
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newQueueSim(p, seed, false)
+		m := s.run()
 		// The engine's own state: calls still waiting within their timeout,
 		// retries due, retries due after the run.
 		var live int64
-		for _, co := range s.q[s.head:] {
-			if s.timeout < 0 || s.ticks-1-int(co.enq) < s.timeout {
+		for _, r := range s.rows {
+			for _, co := range r {
 				live += co.n
 			}
+		}
+		if s.timeout < 0 {
+			live += s.backlog
 		}
 		for _, due := range s.due {
 			for _, d := range due {
@@ -120,7 +127,7 @@ func TestQueueInvariants(t *testing.T) {
 		case m.RetriesRefused > m.Failed:
 			t.Errorf("scenario %d: refused %v > failed %v", i, m.RetriesRefused, m.Failed)
 		}
-		again, _, _ := newQueueSim(&sc, seed).run(false)
+		again := newQueueSim(p, seed, false).run()
 		if again.String() != m.String() || math.IsNaN(again.RecoveryS) != math.IsNaN(m.RecoveryS) {
 			t.Errorf("scenario %d: two runs with one seed differ", i)
 		}

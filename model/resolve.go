@@ -28,6 +28,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		Scenario:   *s,
 		TickNs:     int64(s.Tick),
 		TickS:      s.Tick.Seconds(),
+		TPS:        1e9 / float64(s.Tick),
 		Replicates: s.Replicates,
 		Minstd:     s.RNG == "minstd",
 	}

@@ -80,8 +80,8 @@ type SeriesRow struct {
 	Unhealthy bool    // the health rule failed at the end of the bin
 }
 
-// engine runs one seeded replicate of a validated scenario.
-type engine func(sc *Scenario, seed uint64, series bool) (Metrics, *Series, []string)
+// engine runs one seeded replicate of a resolved scenario.
+type engine func(p *Plan, seed uint64, series bool) (Metrics, *Series, []string)
 
 // Run simulates one grid cell: sc.Replicates runs seeded from seed, averaged.
 // series asks for the per-second time series of the first replicate.
@@ -103,7 +103,7 @@ func RunPlan(p *Plan, seed uint64, series bool) (Result, error) {
 	runs := make([]Metrics, sc.Replicates)
 	var res Result
 	for r := range runs {
-		m, s, w := run(&sc, ReplicateSeed(seed, r), series && r == 0)
+		m, s, w := run(p, ReplicateSeed(seed, r), series && r == 0)
 		m.WindowPerTick = m.WindowCalls * sc.Tick.Seconds()
 		m.CallsPerS = m.Calls / sc.Duration.Seconds()
 		m.Allowed = float64(sc.FlatAttempts())
@@ -223,4 +223,28 @@ func horizonWarnings(sc *Scenario, r *Result) []string {
 			sc.Duration.Seconds()-end.Seconds()-r.RecoveryS))
 	}
 	return w
+}
+
+// metrics turns a run's counts into Metrics; base is the arrival rate the
+// load ratios are measured against. The verdict (Recovered, RecoveryS) is
+// the engine's to fill in.
+func (c *counts) metrics(p *Plan, base float64) Metrics {
+	m := Metrics{
+		Requests:       float64(c.requests),
+		Calls:          float64(c.calls),
+		PeakCalls:      float64(c.peakCalls),
+		PeakQueue:      float64(c.peakQueue),
+		Successful:     float64(c.ok),
+		Failed:         float64(c.failed),
+		RetriesRefused: float64(c.refused),
+		Served:         float64(c.served),
+		WastedServed:   float64(c.wasted),
+	}
+	m.Pending = m.Requests - m.Successful - m.Failed
+	m.PeakLoadX = ratio(m.PeakCalls*p.TPS, base)
+	if p.Fault.To > p.Fault.From {
+		m.WindowCalls = float64(c.windowCalls) / (float64(p.Fault.To-p.Fault.From) * p.TickS)
+		m.WindowRateX = ratio(m.WindowCalls, base)
+	}
+	return m
 }

@@ -1,17 +1,3 @@
-// Package model simulates retry storms: a chain of callers with retry
-// policies above one dependency, a fault, and the measurements that tell
-// whether the system recovered. It is pure: no I/O, no globals, every random
-// stream seeded by the caller.
-//
-// Two engines share one Scenario and one Result:
-//
-//   - "queue": deterministic and counted in cohorts (enqueue tick, attempt),
-//     the model of "Retry Storms: Simulate How a 30-Second Blip Becomes an
-//     Outage That Never Ends". A chain is flattened to one caller whose
-//     attempts are the product of the layers' attempts.
-//   - "stochastic": seeded, request-level where a generator order must be
-//     kept and cohort-sampled where that is exact in distribution; explicit
-//     chains, backoff and jitter, bursty and closed-loop arrivals.
 package model
 
 import (
@@ -114,12 +100,14 @@ type Fault struct {
 	Factor   float64  `toml:"factor" doc:"slowdown: latency multiplier; spike: arrival multiplier"`
 }
 
-// Health says what counts as healthy. The queue rule: the work waiting at the
-// dependency is at most capacity × timeout, so a new request is served before
-// its caller gives up. The goodput rule: over the last window, successes are at
-// least goodput × arrivals.
+// Health says what counts as healthy, as the user at the edge sees it. The
+// queue rule: the work waiting at the dependency is at most capacity × (the
+// top layer's timeout − service latency − network round trip), so a new
+// request is answered before the user gives up. The goodput rule: over the
+// last window, successes are at least goodput × arrivals. Plan.Health holds
+// the resolved rule and limit.
 type Health struct {
-	Rule    string   `toml:"rule" doc:"queue, goodput, or empty for the engine's choice (queue for a waiting room, goodput otherwise)"`
+	Rule    string   `toml:"rule" doc:"queue (calls waiting ≤ capacity × (edge timeout − latency − network round trip)), goodput, or empty: queue where calls wait for a capacity and the user at the edge gives up, goodput otherwise"`
 	Goodput float64  `toml:"goodput" doc:"goodput rule: share of arrivals that must succeed"`
 	Window  Duration `toml:"window" doc:"goodput rule: the window it is measured over"`
 }
@@ -239,7 +227,7 @@ func (s *Scenario) Validate() error {
 		oneOf("arrivals", s.Arrivals, "constant", "poisson", "closed"),
 		oneOf("chain", s.Chain, "", "nested", "flat"),
 		oneOf("rng", s.RNG, "pcg", "minstd"),
-		oneOf("budget.kind", s.Budget.Kind, "none", "per_tick", "ratio", "token_bucket"),
+		oneOf("budget.kind", s.Budget.Kind, budgetNames()...),
 		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client"),
 		oneOf("dependency.queue", s.Dependency.Queue, "fifo", "lifo", "none"),
 		oneOf("dependency.network.kind", s.Dependency.Network.Kind, "none", "constant", "exponential"),
@@ -299,16 +287,6 @@ func (s *Scenario) Validate() error {
 			return e
 		}
 	}
-	if s.Engine == "queue" {
-		switch {
-		case s.CancelAbandoned:
-			return bad("cancel_abandoned", "needs engine = \"stochastic\"; the queue engine flattens the chain, so nothing below a caller is abandoned")
-		case s.Dependency.Collapse.Window != 0:
-			return bad("dependency.collapse.window", "needs engine = \"stochastic\"; the queue engine measures overload per tick")
-		case s.Dependency.Collapse.Demand == "offered":
-			return bad("dependency.collapse.demand", "offered demand needs engine = \"stochastic\"; the queue engine measures the calls waiting")
-		}
-	}
 	if h := s.Health; h.Goodput <= 0 || h.Goodput > 1 {
 		return bad("health.goodput", "must be in (0, 1], got %v", h.Goodput)
 	} else if h.Window <= 0 {
@@ -338,11 +316,11 @@ func (b Backoff) validate(p string) *FieldError {
 }
 
 func (b Budget) validate() *FieldError {
-	switch {
-	case b.Ratio < 0 || b.Ratio > 1000 || math.IsNaN(b.Ratio):
+	if b.Ratio < 0 || b.Ratio > 1000 || math.IsNaN(b.Ratio) {
 		return bad("budget.ratio", "must be between 0 and 1000, got %v", b.Ratio)
-	case b.Kind == "token_bucket" && b.MaxTokens < 1:
-		return bad("budget.max_tokens", "a token bucket needs max_tokens ≥ 1, got %v", b.MaxTokens)
+	}
+	if k, ok := lookupBudget(b.Kind); ok && k.check != nil {
+		return k.check(b)
 	}
 	return nil
 }

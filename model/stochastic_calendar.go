@@ -9,32 +9,34 @@ import (
 type evKind uint8
 
 const (
-	evStart   evKind = iota // a scheduled try begins (a retry, or a call reaching the layer below)
+	evStart   evKind = iota // a group starts: a retry whose backoff ends, or calls reaching the layer below
 	evArrive                // calls reach the dependency
-	evAnswer                // answers reach a try
+	evAnswer                // answers reach a group
 	evWake                  // closed loop: clients end their think time and send a request
 	evDone                  // latency server: calls complete
-	evTimeout               // a try's deadline: its caller gives up on what is still unanswered
-	evRetry                 // immediate-answer path: retries of the one caller are due
+	evTimeout               // a group's deadline: its caller gives up on what is still unanswered
 )
 
 // Phases of a tick; each slot keeps one list per phase, in scheduling order.
 const (
-	phStart   = 0 // evStart, evArrive, evAnswer, evWake, evRetry
+	phStart   = 0 // evStart, evArrive, evAnswer, evWake
 	phService = 1 // evDone
 	phTimeout = 2 // evTimeout
 )
 
-// event is one scheduled happening for a group of n calls or instances.
-// evRetry carries its retries' state in attempt and wait instead of a try.
+// event is one scheduled happening for n calls or instances. For evStart, g
+// is the parent of the group to start (nil for user requests) and layer,
+// attempt, client, wait and retry describe it.
 type event struct {
-	tr      *try
+	g       *group
 	n       int64
 	client  int32
 	attempt int32
 	wait    int32
+	layer   int8
 	kind    evKind
 	ok      bool
+	retry   bool
 }
 
 type calSlot struct{ lists [3][]event }
@@ -196,5 +198,3 @@ func (c *calendar) next(now int64) int64 {
 	}
 	return best
 }
-
-const never = int64(1) << 62

@@ -169,16 +169,40 @@ func TestStochasticInvariants(t *testing.T) {
 	}
 }
 
-// TestStochasticRecycling runs the invariants and the chain property with
-// recycled tries kept poisoned instead of reused: any use of a try after the
-// engine let go of it panics.
+// TestStochasticRecycling runs random scenarios, nested chains that fail
+// everything, the storm chain's configurations and the FIG. 1 server with
+// recycled groups kept poisoned instead of reused: any use of a group after
+// the engine let go of it panics, and the results are those of a normal run.
 func TestStochasticRecycling(t *testing.T) {
-	poolNoReuse = true
-	defer func() { poolNoReuse = false }()
-	t.Run("invariants", TestStochasticInvariants)
-	t.Run("chains", TestNestedChainMultiplies)
-	t.Run("storm chain", TestStormChainArticleTables)
-	t.Run("server-60", TestServer60Blips)
+	var cases []Scenario
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 150 {
+		cases = append(cases, randomScenario(r))
+	}
+	for range 30 {
+		cases = append(cases, allFail(r, 1+r.IntN(3), 1+r.IntN(3)))
+	}
+	for _, profile := range []string{"healthy", "outage", "degradation"} {
+		for _, c := range stormConfigs {
+			cases = append(cases, stormProfile(profile, c.attempts, c.budget))
+		}
+	}
+	for _, policy := range server60Policies {
+		cases = append(cases, server60(policy, 3*time.Second))
+	}
+	for i, sc := range cases {
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		seed := uint64(i + 1)
+		want, _, _ := runStochastic(p, seed, true)
+		p.poison = true
+		got, _, _ := runStochastic(p, seed, true)
+		if a, b := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); a != b {
+			t.Fatalf("case %d: poisoned groups changed the results\n%s\n%s", i, a, b)
+		}
+	}
 }
 
 // TestStochasticSeedsDiffer: a Poisson scenario gives different results for
@@ -309,7 +333,12 @@ func TestCohortsMatchRequests(t *testing.T) {
 		var a, b [5][]float64
 		for seed := uint64(1); seed <= n; seed++ {
 			for k, seq := range []bool{false, true} {
-				m, _, _ := newStochSim(&sc, seed, seq).run(false)
+				p, err := sc.Resolve()
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.Single = seq
+				m, _, _ := runStochastic(p, seed, false)
 				v := [5]float64{m.Calls, m.Successful, m.Failed, m.Served, m.RetriesRefused}
 				for j := range v {
 					if k == 0 {
@@ -330,52 +359,6 @@ func TestCohortsMatchRequests(t *testing.T) {
 				t.Logf("%s: %s: cohorts %.1f ± %.1f, requests %.1f ± %.1f", variant, name, ma, sa, mb, sb)
 			}
 		}
-	}
-}
-
-// TestImmediatePathMatchesGeneral: for calls answered in the tick they are
-// sent (one caller, a loss server, no delays) the engine skips try objects;
-// results and series must be exactly those of the general path, in both
-// generators.
-func TestImmediatePathMatchesGeneral(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	n := 0
-	for i := 0; n < 150 && i < 10000; i++ {
-		sc := randomScenario(r)
-		d := &sc.Dependency
-		d.Queue, d.QueueLimit, d.Latency, d.LatencySlope = "none", 0, 0, 0
-		d.Network = Network{Kind: "none"}
-		if d.Capacity == 0 {
-			d.Capacity = 50
-		}
-		if d.Collapse.Demand == "queue" {
-			d.Collapse.Demand = ""
-		}
-		if sc.Layers > 1 || len(sc.Layer) > 1 && sc.Chain != "flat" {
-			sc.Chain = "flat"
-		}
-		if err := Check(&sc); err != nil {
-			continue
-		}
-		n++
-		seed := r.Uint64()
-		fast := newStochSim(&sc, seed, sc.RNG == "minstd")
-		if !fast.fast {
-			t.Fatalf("case %d is not on the immediate path: %+v", i, sc)
-		}
-		general := newStochSim(&sc, seed, sc.RNG == "minstd")
-		general.fast = false
-		fm, fs, _ := fast.run(true)
-		gm, gs, _ := general.run(true)
-		if a, b := fmt.Sprintf("%#v", fm), fmt.Sprintf("%#v", gm); a != b {
-			t.Fatalf("case %d (seed %d): immediate path\n%v\ngeneral path\n%v\n%+v", i, seed, fm, gm, sc)
-		}
-		if a, b := fmt.Sprintf("%#v", fs.Rows), fmt.Sprintf("%#v", gs.Rows); a != b {
-			t.Fatalf("case %d (seed %d): series differ\n%+v", i, seed, sc)
-		}
-	}
-	if n < 100 {
-		t.Fatalf("only %d eligible scenarios", n)
 	}
 }
 

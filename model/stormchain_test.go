@@ -163,10 +163,10 @@ func TestStormChainArticleSummary(t *testing.T) {
 	}
 	// The worst-case wait of 27 tries with this backoff: each retry waits at
 	// most one tick plus min(cap, base × 2^n) − 1 jittered ticks.
-	l := &simLayer{kind: "exponential", jitter: "full", base: 2, factor: 2, cap: 32}
+	w := newWaits(LayerPlan{Attempts: 28, Backoff: BackoffPlan{Kind: BackoffExponential, Jitter: JitterFull, Base: 2, Factor: 2, Cap: 32}})
 	worst := 0.0
 	for a := int32(1); a <= 27; a++ {
-		_, hi, _ := l.backoff(a, 0)
+		_, hi, _ := w.dist(a, 0)
 		worst += 1 + hi
 	}
 	if got := fmt.Sprintf("%g rounds, %.1f times a 20-round threshold", worst, worst/20); got != "793 rounds, 39.6 times a 20-round threshold" {

@@ -1,0 +1,197 @@
+package model
+
+import (
+	"math"
+	"slices"
+)
+
+// arrivals draws an open loop's new requests tick by tick: constant (load ×
+// tick per tick, fractions carried over) or Poisson with mean load × tick,
+// spikes applied. It knows the next tick that may have any, so the engines
+// can jump over the ticks between: constant arrivals of under one request
+// per tick are placed exactly, and Poisson arrivals at under half a request
+// per tick by drawing the gap to the next tick with one (then drawing how
+// many, at least one). With rng = "minstd", or with groups of one, a
+// Poisson variate is drawn every tick, even when it is zero, by Knuth's
+// product method, as the "Retries and Storm Risk" article does.
+type arrivals struct {
+	p    *Plan
+	r    *rng
+	next int64 // the next tick that may have new requests; never when none
+
+	acc    float64 // constant: fraction carried over
+	accAt  int64   // constant: the first tick not yet accounted in acc
+	gap    bool    // next was drawn as a gap: it has at least one request
+	seg    int     // segment of the last draw
+	lam    float64 // mean new requests per tick there
+	knuthL float64 // e^−lam
+	segTo  int64
+	segAt  int64
+}
+
+func newArrivals(p *Plan, r *rng) *arrivals {
+	a := &arrivals{p: p, r: r, segTo: -1}
+	a.plan(0)
+	return a
+}
+
+// lambda is the mean number of new requests per tick in segment sg.
+func (a *arrivals) lambda(sg *Segment) float64 {
+	return a.p.Load * sg.ArrFactor / a.p.TPS
+}
+
+// perTick reports whether a Poisson variate is drawn every tick.
+func (a *arrivals) perTick(lam float64) bool { return a.p.Minstd || a.p.Single || lam >= 0.5 }
+
+// plan finds the next tick ≥ from that may have new requests.
+func (a *arrivals) plan(from int64) {
+	a.next = never
+	p := a.p
+	if p.Arrivals == ArriveClosed || p.Load <= 0 {
+		return
+	}
+	i := a.seg
+	for from < p.Ticks {
+		i = p.SegmentAt(i, from)
+		sg := &p.Faults[i]
+		lam := a.lambda(sg)
+		if lam <= 0 {
+			from = sg.To
+			continue
+		}
+		switch {
+		case p.Arrivals == ArriveConstant:
+			// The first k ≥ 0 with acc + (k+1)·λ ≥ 1.
+			k := int64(0)
+			if need := 1 - 1e-9 - a.acc; need > lam {
+				k = int64(math.Ceil(need/lam)) - 1
+			}
+			if from+k < sg.To {
+				a.next, a.accAt = from+k, from
+				return
+			}
+			a.acc += float64(sg.To-from) * lam
+			from = sg.To
+		case a.perTick(lam):
+			a.next, a.gap = from, false
+			return
+		default:
+			g := geometricGap(a.r, lam)
+			if g < sg.To-from {
+				a.next, a.gap = from+g, true
+				return
+			}
+			from = sg.To
+		}
+	}
+}
+
+// draw returns the new requests of tick t (t == next) and plans the next.
+func (a *arrivals) draw(t int64) int64 {
+	p := a.p
+	if t >= a.segTo || t < a.segAt {
+		a.seg = p.SegmentAt(a.seg, t)
+		sg := &p.Faults[a.seg]
+		a.segAt, a.segTo = sg.From, sg.To
+		a.lam = a.lambda(sg)
+		a.knuthL = math.Exp(-a.lam)
+	}
+	lam := a.lam
+	var n int64
+	every := false
+	switch {
+	case p.Arrivals == ArriveConstant:
+		a.acc += float64(t-a.accAt+1) * lam
+		f := math.Floor(a.acc + 1e-9)
+		a.acc = math.Max(0, a.acc-f)
+		n = int64(f)
+	case a.r.ms != nil:
+		every = true
+		if lam > 500 {
+			n = knuthPoisson(a.r, lam)
+		} else {
+			n = a.r.ms.poissonL(a.knuthL)
+		}
+	case a.gap:
+		n = poissonPositive(a.r, lam)
+	default:
+		every = true
+		n = poissonDraw(a.r, lam)
+	}
+	if every && t+1 < a.segTo {
+		a.next = t + 1 // same segment: a draw every tick
+	} else {
+		a.plan(t + 1)
+	}
+	return n
+}
+
+// split is n of something at d (a client, or a wait in ticks).
+type split struct {
+	d int64
+	n int64
+}
+
+// splitClients spreads n new requests over c clients into dst (d = client):
+// round robin for constant arrivals (rr counts the requests so far), one
+// uniform draw per request with groups of one or when n ≤ c, sequential
+// binomials otherwise; the same client's requests are merged unless single.
+func splitClients(dst []split, r *rng, n, c int64, constant, single bool, rr *int64) []split {
+	dst = dst[:0]
+	switch {
+	case n == 0:
+	case c <= 1:
+		dst = append(dst, split{0, n})
+	case constant:
+		for range n {
+			dst = append(dst, split{*rr % c, 1})
+			*rr++
+		}
+		dst = groupSplits(dst)
+	case single || n <= c:
+		for range n {
+			dst = append(dst, split{int64(r.float64() * float64(c)), 1})
+		}
+		if !single {
+			dst = groupSplits(dst)
+		}
+	default:
+		rest := n
+		for k := int64(0); k < c && rest > 0; k++ {
+			m := rest
+			if k < c-1 {
+				m = binomial(r, rest, 1/float64(c-k))
+			}
+			if m > 0 {
+				dst = append(dst, split{k, m})
+			}
+			rest -= m
+		}
+	}
+	return dst
+}
+
+// groupSplits merges splits with the same d, ordered by d.
+func groupSplits(x []split) []split {
+	if len(x) < 2 {
+		return x
+	}
+	slices.SortStableFunc(x, func(a, b split) int {
+		switch {
+		case a.d < b.d:
+			return -1
+		case a.d > b.d:
+			return 1
+		}
+		return 0
+	})
+	out := x[:1]
+	for _, v := range x[1:] {
+		if v.d == out[len(out)-1].d {
+			out[len(out)-1].n += v.n
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package model
+
+import "math"
+
+// waits is one caller's wait before each retry, in ticks, after the failure
+// is seen: none = 0; constant = base; exponential = min(cap, base ×
+// factor^(attempt−1)); full jitter draws uniform in [0, wait); equal jitter
+// uniform in [wait/2, wait); decorrelated min(cap, uniform in [base, 3 ×
+// previous wait)), the previous wait counted in whole ticks. A drawn wait is
+// rounded down to whole ticks ("no sooner than the next tick"), and a retry
+// is due in tick f + 1 + wait for a failure seen in tick f.
+type waits struct {
+	b     BackoffPlan
+	fixed []waitDist // by failed attempt − 1 (all but decorrelated jitter)
+}
+
+// waitDist is the wait before one retry: floor(min(capT, uniform [lo, hi)))
+// ticks, or Fixed ticks when hi ≤ lo.
+type waitDist struct {
+	lo, hi, capT float64
+	fixed        int64 // −1 when drawn
+}
+
+func newWaits(l LayerPlan) waits {
+	w := waits{b: l.Backoff}
+	if l.Backoff.Jitter == JitterDecorrelated && l.Backoff.Kind != BackoffNone {
+		return w
+	}
+	w.fixed = make([]waitDist, max(0, l.Attempts-1))
+	for a := range w.fixed {
+		lo, hi, capT := w.dist(int32(a+1), 0)
+		d := waitDist{lo: lo, hi: hi, capT: capT, fixed: -1}
+		if hi <= lo {
+			d.fixed = clampWait(lo+1e-9, capT)
+		}
+		w.fixed[a] = d
+	}
+	return w
+}
+
+// dist returns the distribution of the wait before retry number attempt
+// (attempt = the failed try's number; prev = the wait before it) as a
+// uniform [lo, hi) capped at capT.
+func (w *waits) dist(attempt, prev int32) (lo, hi, capT float64) {
+	b := &w.b
+	var x float64
+	switch b.Kind {
+	case BackoffConstant:
+		x = b.Base
+	case BackoffExponential:
+		x = b.Base * math.Pow(b.Factor, float64(attempt-1))
+		if b.Cap > 0 {
+			x = math.Min(x, b.Cap)
+		}
+	default:
+		return 0, 0, 0
+	}
+	switch b.Jitter {
+	case JitterFull:
+		return 0, x, 0
+	case JitterEqual:
+		return x / 2, x, 0
+	case JitterDecorrelated:
+		p := b.Base
+		if prev > 0 {
+			p = math.Max(b.Base, float64(prev))
+		}
+		return b.Base, math.Max(b.Base, 3*p), b.Cap
+	}
+	return x, x, 0
+}
+
+// longest bounds the wait in ticks after any attempt of a layer with the
+// given attempts (for sizing the calendar).
+func (w *waits) longest(attempts int32) float64 {
+	b := &w.b
+	x := b.Base
+	if b.Kind == BackoffExponential {
+		x = b.Base * math.Pow(b.Factor, float64(attempts-1))
+		if b.Cap > 0 {
+			x = math.Min(x, b.Cap)
+		}
+	}
+	if b.Jitter == JitterDecorrelated && b.Cap > 0 {
+		x = math.Max(x, b.Cap)
+	}
+	return x
+}
+
+// one draws the wait before retry number attempt for a single instance:
+// one draw from r, or none when the wait is fixed.
+func (w *waits) one(r *rng, attempt, prev int32) int64 {
+	if w.fixed != nil {
+		d := &w.fixed[attempt-1]
+		if d.fixed >= 0 {
+			return d.fixed
+		}
+		return clampWait(d.lo+r.float64()*(d.hi-d.lo), d.capT)
+	}
+	lo, hi, capT := w.dist(attempt, prev)
+	if hi <= lo {
+		return clampWait(lo+1e-9, capT)
+	}
+	return clampWait(lo+r.float64()*(hi-lo), capT)
+}
+
+// clampWait is floor(min(x, capT)) (capT = 0: no cap), kept far below
+// overflow for waits that outgrow any run.
+func clampWait(x, capT float64) int64 {
+	if capT > 0 && x > capT {
+		x = capT
+	}
+	if !(x < 1e15) {
+		return 1e15
+	}
+	return int64(math.Floor(x))
+}

@@ -1,0 +1,123 @@
+// Package model simulates retry storms: a chain of callers with retry
+// policies above one dependency, faults, and the measurements that tell
+// whether the system recovered. It is pure: no I/O, no globals, every random
+// stream seeded by the caller.
+//
+// A Scenario is what a user writes (its struct tags carry the TOML keys);
+// Scenario.Resolve checks it and returns a Plan — every default filled in,
+// every kind typed, every span in ticks — which the engines run and which
+// figures and reports read their thresholds from. Run resolves and runs one
+// grid cell, its replicates averaged.
+//
+// Two engines share the Plan, the Result and the parts below:
+//
+//   - "queue" (queue.go): deterministic, counted in cohorts (enqueue tick,
+//     attempt), the model of "Retry Storms: Simulate How a 30-Second Blip
+//     Becomes an Outage That Never Ends". A chain is flattened to one caller
+//     whose attempts are the product of the layers' attempts.
+//   - "stochastic" (stochastic.go): seeded groups of identical calls split
+//     by sampling where that is exact in distribution; explicit chains,
+//     backoff and jitter, network delay, bursty and closed-loop arrivals,
+//     three kinds of dependency, cancellation.
+//
+// # Parts
+//
+// Each part is a small type in a file of its own, with its own tests:
+//
+//	arrivals.go         open-loop arrivals: constant, Poisson (closed.go: the closed loop)
+//	backoff.go          a caller's waits before its retries: backoff and jitter
+//	budget.go           the budget interface, the registry of kinds, scopes
+//	budget_*.go         one file per kind: per_tick, ratio, token_bucket
+//	server.go           the dependency's interface (stochastic engine)
+//	server_*.go         one file per kind: loss, queue (fifo and lifo), latency
+//	credit.go           a server's capacity in whole calls, fractions carried
+//	collapse.go         overload collapse
+//	network.go          delays between layers
+//	health.go           the health rules (queue, goodput) and the verdict
+//	series.go           the per-second time series
+//	group.go            the stochastic engine's groups of calls and their recycling
+//
+// # A tick of the stochastic engine
+//
+//  1. The tick's new requests are drawn (open loop: constant, or Poisson
+//     split over the clients; rng = "minstd" draws Knuth's Poisson variate
+//     every tick, even when it is zero). The budgets get the tick's arrivals
+//     (the per-tick allowance).
+//  2. Events of the tick run in the order they were scheduled: retries whose
+//     backoff ends now, calls reaching a lower layer or the dependency after
+//     a network delay, answers arriving, closed-loop clients ending their
+//     think time. Then the tick's new requests start, after the retries
+//     (those were scheduled earlier). A group that starts passes the budget's
+//     gate (retries), counts as sent, and passes its calls down; with no
+//     network delay they reach the layer below, and finally the dependency,
+//     in the same tick. A loss server answers each call as it comes: the
+//     first calls of the tick, up to its capacity, are served, the rest fail
+//     at once; a served call fails anyway with failure_probability (drawn
+//     only for served calls, and only when that probability is not zero). A
+//     server with a waiting room queues the call (a full queue_limit rejects
+//     it at once).
+//  3. The dependency works: a queueing server serves up to the tick's
+//     capacity, oldest first (fifo) or newest first (lifo), skipping calls
+//     withdrawn by drop_expired or cancellation; the congestive latency
+//     server completes the calls whose latency ends now.
+//  4. Groups whose deadline is this tick and that still wait give up: the
+//     caller retries (or fails when its attempts are used up) and, with
+//     cancel_abandoned, cancels everything below the abandoned call.
+//  5. Health is judged at the end of the tick (health.go).
+//
+// Ticks in which nothing can happen are jumped over: the calendar keeps a
+// bitmap of busy ticks, and arrivals know their next tick. A sparse scenario
+// at 1 ms ticks therefore costs about what it costs at 10 ms.
+//
+// An answer travels back up the chain, taking the network delay at each
+// hop. A failure makes the caller retry in tick f + 1 + wait (backoff.go),
+// f the tick the failure was seen in, as far as the budget admits; a retry
+// due at or after the end of the run is never sent and its request stays
+// pending. Timeouts, think times and constant delays are rounded to the
+// nearest tick; a try sent in tick s with a timeout of T ticks is answered
+// in time up to tick s + T and given up at the end of it. A caller that
+// gives up stops waiting; the abandoned subtree keeps running below (its own
+// retries included) unless cancel_abandoned is set, and an answer that
+// arrives for it is wasted work.
+//
+// With rng = "minstd" (Plan.Single) every request is a group of one and
+// calls are handled one at a time in the order above, drawing as they go:
+// the order of the "Retries and Storm Risk" article's loop, which is part of
+// that generator's definition and reproduces its tables digit for digit.
+//
+// # Adding a budget kind
+//
+// A retry budget is a type with the five methods of the budget interface
+// (budget.go), in a file of its own, and one line in budgetKinds. The
+// engines call it through the scope container, so nothing else changes.
+// For example, a budget that lets a fixed number of retries through per run
+// and then refuses every retry would be budget_fixed.go:
+//
+//	package model
+//
+//	// fixedBudget lets the first max_tokens retries of a run through.
+//	type fixedBudget struct{ left int64 }
+//
+//	func newFixedBudget(b BudgetPlan) budget { return &fixedBudget{left: int64(b.MaxTokens)} }
+//
+//	func (b *fixedBudget) tick(int64)       {}
+//	func (b *fixedBudget) sent(bool, int64) {}
+//	func (b *fixedBudget) gate(n int64) int64 { return n }
+//	func (b *fixedBudget) succeeded(int64)  {}
+//
+//	func (b *fixedBudget) admit(k int64) int64 {
+//		ok := min(k, b.left)
+//		b.left -= ok
+//		return ok
+//	}
+//
+// and this line in budgetKinds:
+//
+//	{name: "fixed", make: newFixedBudget},
+//
+// with a check function beside make when its keys need one (see
+// checkTokenBucket), the kind named in the doc tag of Budget.Kind, and a
+// test of its arithmetic step by step. A server kind is added alike: a type
+// with the server interface in server_<kind>.go, its ServerKind where
+// Resolve picks it, and one case in newServer.
+package model

@@ -1,0 +1,90 @@
+package model
+
+// groupState is where a group is in its life.
+type groupState uint8
+
+const (
+	gsOpen      groupState = iota // sent; some instances wait for an answer
+	gsDone                        // every instance has its answer
+	gsClosed                      // the caller gave up on the instances still waiting
+	gsCancelled                   // an ancestor gave up and cancel_abandoned is set
+	gsFree                        // recycled: nothing may refer to it
+)
+
+// group is n instances of one layer's try, on the same attempt, started in
+// the same tick for the same parent group (or for user requests). Instances
+// of a group are exchangeable, so when some of them are served, fail or
+// retry, the group is split by sampling, which is exact in distribution.
+// A group exists from the tick it starts until nothing refers to it; before
+// it starts it is only an event (a retry waiting out its backoff, or a call
+// crossing the network), so waiting costs no group.
+type group struct {
+	parent   *group
+	kids     []*group // with cancel_abandoned: groups started for this one
+	waiting  int64    // instances with no answer yet
+	queued   int64    // bottom layer: calls waiting at the dependency
+	deadline int64
+	attempt  int32
+	client   int32
+	prevWait int32 // decorrelated jitter: the wait before this try, in ticks
+	refs     int32 // pending events, queue entries, children and starts pointing here
+	layer    int8
+	state    groupState
+	retry    bool // a retry somewhere on the way from the user request
+}
+
+// groups hands out groups and takes them back once nothing refers to them,
+// so a long run allocates little. With cancel_abandoned, parents list their
+// children, so groups are left to the garbage collector instead.
+type groups struct {
+	free    []*group
+	slab    []group
+	recycle bool
+	poison  bool // tests: keep recycled groups poisoned instead of reusing them
+}
+
+func (gs *groups) get() *group {
+	if k := len(gs.free); k > 0 && !gs.poison {
+		g := gs.free[k-1]
+		gs.free = gs.free[:k-1]
+		return g
+	}
+	if len(gs.slab) == 0 {
+		gs.slab = make([]group, 256)
+	}
+	g := &gs.slab[0]
+	gs.slab = gs.slab[1:]
+	return g
+}
+
+// release drops one reference to g. A group nothing refers to any more can
+// receive nothing and is recycled, which drops its reference to its parent.
+func (gs *groups) release(g *group) {
+	for g != nil {
+		if g.state == gsFree {
+			panic("stochastic engine: a recycled group was still in use")
+		}
+		g.refs--
+		if g.refs > 0 || !gs.recycle {
+			return
+		}
+		p := g.parent
+		*g = group{state: gsFree}
+		gs.free = append(gs.free, g)
+		g = p
+	}
+}
+
+// awaited reports whether a call of g served now would still be waited for
+// all the way up to the user.
+func awaited(g *group) bool {
+	for x := g; x != nil; x = x.parent {
+		if x.state == gsFree {
+			panic("stochastic engine: a recycled group on a call's path")
+		}
+		if x.state != gsOpen {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,261 @@
+package model
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// source is the uniform generator the stochastic engine draws from. Every
+// sampler in this file is written in terms of Float64 alone, so the two generators
+// are interchangeable and a sampler asked for one item consumes exactly one
+// draw.
+type source interface {
+	// Float64 returns a uniform number in [0, 1) (pcg) or (0, 1) (minstd).
+	Float64() float64
+}
+
+// pcgSource adapts math/rand/v2's PCG to source.
+type pcgSource struct{ r *rand.Rand }
+
+func newPCG(seed uint64) pcgSource {
+	return pcgSource{rand.New(rand.NewPCG(seed, SplitMix(seed)))}
+}
+
+func (p pcgSource) Float64() float64 { return p.r.Float64() }
+
+// knuthPoisson draws a Poisson variate with mean lambda by Knuth's product
+// method: multiply uniforms until the product falls to e^−lambda or below;
+// the number of factors minus one is the variate. It consumes k+1 draws for
+// a result k. Means above 500, where e^−lambda underflows, are drawn as a sum
+// of Poisson variates of mean at most 500 (in order), which is exact.
+func knuthPoisson(r source, lambda float64) int64 {
+	if lambda <= 0 {
+		return 0
+	}
+	var total int64
+	for lambda > 500 {
+		total += knuthPoissonL(r, math.Exp(-500))
+		lambda -= 500
+	}
+	return total + knuthPoissonL(r, math.Exp(-lambda))
+}
+
+// knuthPoissonL is Knuth's method with l = e^−lambda given.
+func knuthPoissonL(r source, l float64) int64 {
+	k, p := int64(0), 1.0
+	for {
+		k++
+		p *= r.Float64()
+		if p <= l {
+			return k - 1
+		}
+	}
+}
+
+// poissonDraw draws a Poisson variate with mean lambda exactly: by inversion
+// below a mean of 10, by Hörmann's transformed rejection (PTRS) above.
+func poissonDraw(r source, lambda float64) int64 {
+	switch {
+	case lambda <= 0:
+		return 0
+	case lambda < 10:
+		u := r.Float64()
+		p := math.Exp(-lambda)
+		var k int64
+		for u > p {
+			u -= p
+			k++
+			p *= lambda / float64(k)
+			if p == 0 { // round-off at the far tail
+				break
+			}
+		}
+		return k
+	}
+	// W. Hörmann, "The transformed rejection method for generating Poisson
+	// random variables", Insurance: Mathematics and Economics 12 (1993).
+	slam := math.Sqrt(lambda)
+	loglam := math.Log(lambda)
+	b := 0.931 + 2.53*slam
+	a := -0.059 + 0.02483*b
+	invalpha := 1.1239 + 1.1328/(b-3.4)
+	vr := 0.9277 - 3.6224/(b-2)
+	for {
+		u := r.Float64() - 0.5
+		v := r.Float64()
+		us := 0.5 - math.Abs(u)
+		k := math.Floor((2*a/us+b)*u + lambda + 0.43)
+		if us >= 0.07 && v <= vr {
+			return int64(k)
+		}
+		if k < 0 || (us < 0.013 && v > us) {
+			continue
+		}
+		lg, _ := math.Lgamma(k + 1)
+		if math.Log(v)+math.Log(invalpha)-math.Log(a/(us*us)+b) <= -lambda+k*loglam-lg {
+			return int64(k)
+		}
+	}
+}
+
+// poissonPositive draws a Poisson variate with mean lambda conditioned on
+// being at least 1 (inversion from 1; meant for small means).
+func poissonPositive(r source, lambda float64) int64 {
+	if lambda >= 1 {
+		for {
+			if k := poissonDraw(r, lambda); k > 0 {
+				return k
+			}
+		}
+	}
+	// P(k | k ≥ 1) = e^−λ λ^k / k! / (1 − e^−λ)
+	p := lambda * math.Exp(-lambda) / -math.Expm1(-lambda)
+	u := r.Float64()
+	k := int64(1)
+	for u > p && p > 0 {
+		u -= p
+		k++
+		p *= lambda / float64(k)
+	}
+	return k
+}
+
+// binomial draws the number of successes in n trials of probability p. One
+// trial consumes one draw (success when the draw is below p); up to 16 trials
+// are drawn one by one; small means use inversion and large ones Hörmann's
+// BTRS, all exact.
+func binomial(r source, n int64, p float64) int64 {
+	switch {
+	case n <= 0 || p <= 0:
+		return 0
+	case p >= 1:
+		return n
+	case n <= 16:
+		var k int64
+		for range n {
+			if r.Float64() < p {
+				k++
+			}
+		}
+		return k
+	case p > 0.5:
+		return n - binomial(r, n, 1-p)
+	case float64(n)*p < 10:
+		// Inversion: P(0) = q^n, P(k+1)/P(k) = (n−k)/(k+1) · p/q.
+		q := 1 - p
+		s := p / q
+		a := float64(n+1) * s
+		pk := math.Pow(q, float64(n))
+		u := r.Float64()
+		var k int64
+		for u > pk && k < n {
+			u -= pk
+			k++
+			pk *= a/float64(k) - s
+			if pk <= 0 {
+				break
+			}
+		}
+		return k
+	}
+	return btrs(r, n, p)
+}
+
+// btrs is Hörmann's transformed rejection sampler for the binomial
+// ("The generation of binomial random variates", J. Statist. Comput. Simul.
+// 46, 1993), valid for p ≤ 0.5 and n·p ≥ 10.
+func btrs(r source, n int64, p float64) int64 {
+	nf := float64(n)
+	q := 1 - p
+	spq := math.Sqrt(nf * p * q)
+	b := 1.15 + 2.53*spq
+	a := -0.0873 + 0.0248*b + 0.01*p
+	c := nf*p + 0.5
+	vr := 0.92 - 4.2/b
+	alpha := (2.83 + 5.1/b) * spq
+	lpq := math.Log(p / q)
+	m := math.Floor((nf + 1) * p)
+	lm, _ := math.Lgamma(m + 1)
+	lnm, _ := math.Lgamma(nf - m + 1)
+	h := lm + lnm
+	for {
+		u := r.Float64() - 0.5
+		v := r.Float64()
+		us := 0.5 - math.Abs(u)
+		k := math.Floor((2*a/us+b)*u + c)
+		if k < 0 || k > nf {
+			continue
+		}
+		if us >= 0.07 && v <= vr {
+			return int64(k)
+		}
+		lk, _ := math.Lgamma(k + 1)
+		lnk, _ := math.Lgamma(nf - k + 1)
+		if math.Log(v*alpha/(a/(us*us)+b)) <= h-lk-lnk+(k-m)*lpq {
+			return int64(k)
+		}
+	}
+}
+
+// geometricGap returns the number of whole ticks before the first success of
+// a per-tick success probability 1 − e^−rate, by inversion of one draw.
+func geometricGap(r source, rate float64) int64 {
+	u := 1 - r.Float64() // in (0, 1]
+	g := math.Floor(-math.Log(u) / rate)
+	if g > math.MaxInt64/4 {
+		return math.MaxInt64 / 4
+	}
+	return int64(g)
+}
+
+func above(p, l float64) int64 {
+	if p > l {
+		return 1
+	}
+	return 0
+}
+
+// uniformSplit spreads n instances over whole ticks floor(x), x uniform in
+// [lo, hi) and then capped at capT (0 = no cap), into dst. One instance
+// takes one draw: x = lo + U × (hi − lo); up to 16 instances, or no more
+// than the ticks they can fall in, are drawn one by one, more by sequential
+// binomials over the ticks.
+func uniformSplit(dst []split, r source, lo, hi, capT float64, n int64) []split {
+	dst = dst[:0]
+	if hi <= lo {
+		return append(dst, split{clampWait(lo+1e-9, capT), n})
+	}
+	top := hi
+	if capT > 0 && capT < hi {
+		top = capT
+	}
+	buckets := int64(math.Ceil(top)) - int64(math.Floor(lo))
+	if n <= 16 || n <= buckets {
+		for range n {
+			dst = append(dst, split{clampWait(lo+r.Float64()*(hi-lo), capT), 1})
+		}
+		return groupSplits(dst)
+	}
+	rest, mass := n, 1.0
+	width := hi - lo
+	for k := int64(math.Floor(lo)); rest > 0; k++ {
+		a, b := math.Max(float64(k), lo), math.Min(float64(k+1), hi)
+		pk := math.Max(0, b-a) / width
+		last := capT > 0 && float64(k+1) > capT
+		if last {
+			pk = mass // everything at or above the cap
+		}
+		var m int64
+		if pk >= mass || last {
+			m = rest
+		} else if pk > 0 {
+			m = binomial(r, rest, pk/mass)
+		}
+		if m > 0 {
+			dst = append(dst, split{k, m})
+		}
+		rest -= m
+		mass = max(0, mass-pk)
+	}
+	return dst
+}

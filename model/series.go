@@ -1,0 +1,92 @@
+package model
+
+import "math"
+
+// tickCounts are one tick's counts, for the health rule and the series.
+type tickCounts struct {
+	requests, calls, retries, ok, failures, timeouts, refused, served, wasted int64
+}
+
+// counts are a run's totals.
+type counts struct {
+	requests, calls, ok, failed, refused, served, wasted int64
+	peakCalls, peakQueue, windowCalls                    int64
+}
+
+// recorder bins a run's ticks into a Series of one-second rows (a row per
+// tick when ticks are longer). Counts are summed over a row; Queue and
+// InFlight are the values at its end; Capacity is the mean over its ticks of
+// the dependency's capacity per second, faults applied; a row is unhealthy
+// when any of its ticks was.
+type recorder struct {
+	s          *Series
+	bin        SeriesRow
+	binTicks   int64
+	idx, ticks int64
+	tickS      float64
+	capSum     float64
+}
+
+func newRecorder(p *Plan) *recorder {
+	bt := max(1, int64(math.Round(1/p.TickS)))
+	return &recorder{s: &Series{Step: float64(bt) * p.TickS, Rows: make([]SeriesRow, 0, (p.Ticks+bt-1)/bt)},
+		binTicks: bt, ticks: p.Ticks, tickS: p.TickS}
+}
+
+// add records tick t: its counts, the capacity per second, and the backlog
+// and requests without an answer at its end.
+func (r *recorder) add(t int64, c *tickCounts, capRate float64, unhealthy bool, queue, inflight int64) {
+	r.flush(t/r.binTicks, queue, inflight)
+	b := &r.bin
+	b.Requests += float64(c.requests)
+	b.Calls += float64(c.calls)
+	b.Retries += float64(c.retries)
+	b.Successes += float64(c.ok)
+	b.Failures += float64(c.failures)
+	b.Timeouts += float64(c.timeouts)
+	b.Refused += float64(c.refused)
+	b.Served += float64(c.served)
+	b.Wasted += float64(c.wasted)
+	b.Unhealthy = b.Unhealthy || unhealthy
+	r.capSum += capRate
+	if (t+1)%r.binTicks == 0 {
+		r.flush((t+1)/r.binTicks, queue, inflight)
+	}
+}
+
+// idle records ticks a..b−1 in which nothing happened; capacity(x, y) is
+// the sum over ticks x..y−1 of the capacity per second.
+func (r *recorder) idle(a, b int64, unhealthy bool, capacity func(x, y int64) float64, queue, inflight int64) {
+	for x := a; x < b; {
+		r.flush(x/r.binTicks, queue, inflight)
+		e := min(b, (x/r.binTicks+1)*r.binTicks)
+		r.capSum += capacity(x, e)
+		r.bin.Unhealthy = r.bin.Unhealthy || unhealthy
+		if e%r.binTicks == 0 {
+			r.flush(e/r.binTicks, queue, inflight)
+		}
+		x = e
+	}
+}
+
+// flush completes the rows before row upTo.
+func (r *recorder) flush(upTo, queue, inflight int64) {
+	for r.idx < upTo {
+		start := r.idx * r.binTicks
+		n := min(r.binTicks, r.ticks-start)
+		r.bin.T = float64(start) * r.tickS
+		r.bin.Capacity = r.capSum / float64(n)
+		r.bin.Queue = float64(queue)
+		r.bin.InFlight = float64(inflight)
+		r.s.Rows = append(r.s.Rows, r.bin)
+		r.bin = SeriesRow{}
+		r.capSum = 0
+		r.idx++
+	}
+}
+
+// done completes the series at the end of the run.
+func (r *recorder) done(queue, inflight int64) *Series {
+	r.flush((r.ticks+r.binTicks-1)/r.binTicks, queue, inflight)
+	return r.s
+}

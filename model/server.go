@@ -1,0 +1,50 @@
+package model
+
+// server is the dependency at the bottom of the stochastic engine's chain.
+// The engine tells it, tick by tick: begin (before any call arrives),
+// arrive (calls reaching it, in the order they come), work (after the
+// tick's calls: serve what waits; done lists the completions the server
+// scheduled for now) and end. A server answers calls through the engine:
+// stoch.complete for calls it served, stoch.reply with ok = false for calls
+// it turned away. Each kind is a file of its own: a loss server, a FIFO or
+// LIFO waiting room, the congestive latency server.
+type server interface {
+	begin(t int64, sg *Segment)
+	arrive(g *group, n int64)
+	work(t int64, sg *Segment, done []event)
+	end()
+	// backlog is the calls waiting (the latency server: in service), for
+	// the health rule and the peak queue.
+	backlog() int64
+	// next is the first tick after t in which the server has work of its
+	// own, with nothing else scheduled; never when none.
+	next(t int64) int64
+	// idle accrues ticks a..b−1 in which nothing happened.
+	idle(a, b int64)
+	// withdraw takes g's calls out of the waiting room: nobody waits for
+	// them and they are dropped (drop_expired, cancellation).
+	withdraw(g *group)
+}
+
+// newServer makes the dependency of a run.
+func newServer(s *stoch) server {
+	switch s.p.Server {
+	case ServerLoss:
+		return &lossServer{s: s, cl: newCollapse(s.p.Collapse)}
+	case ServerLatency:
+		return &latencyServer{s: s}
+	}
+	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit}
+}
+
+// idleCredit accrues a capacity server's credit over ticks a..b−1.
+func idleCredit(s *stoch, cr *credit, a, b int64) {
+	p := s.p
+	for x, i := a, s.seg; x < b; {
+		i = p.SegmentAt(i, x)
+		sg := &p.Faults[i]
+		e := min(b, sg.To)
+		cr.idle(e-x, sg.CapRate/p.TPS)
+		x = e
+	}
+}

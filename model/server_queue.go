@@ -1,0 +1,158 @@
+package model
+
+// queueServer is a dependency with a waiting room: calls wait in arrival
+// order and the server completes up to the tick's capacity, oldest first
+// (FIFO) or newest first (LIFO), skipping calls withdrawn because nobody
+// waits for them any more (drop_expired, cancellation). A queue limit turns
+// away calls that find it full. Overload collapse measures the calls waiting
+// when the server works, or the calls offered over its window.
+type queueServer struct {
+	s         *stoch
+	cr        credit
+	cl        collapse
+	lifo      bool
+	limit     int64
+	q         []qEntry
+	head      int
+	compactAt int
+	queued    int64
+}
+
+// qEntry is calls of one group waiting at the dependency; g is nil once the
+// calls are abandoned and merged with their neighbours.
+type qEntry struct {
+	g *group
+	n int64
+}
+
+func (q *queueServer) begin(t int64, _ *Segment) { q.cl.advance(t) }
+
+func (q *queueServer) arrive(g *group, n int64) {
+	q.cl.offer(q.s.now, n)
+	if q.limit > 0 {
+		acc := min(n, max(0, q.limit-q.queued))
+		if rej := n - acc; rej > 0 {
+			q.s.reply(g, rej, false, 0)
+		}
+		n = acc
+	}
+	if n == 0 {
+		return
+	}
+	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g {
+		q.q[k].n += n
+	} else {
+		q.q = append(q.q, qEntry{g: g, n: n})
+		g.refs++
+	}
+	g.queued += n
+	q.queued += n
+}
+
+// work serves up to the tick's capacity.
+func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
+	s := q.s
+	c := q.cr.take(sg.CapRate * q.cl.keep(sg.CapRate, q.queued) / s.p.TPS)
+	c0 := c
+	dropping := s.p.DropExpired
+	for c > 0 && q.head < len(q.q) {
+		i := q.head
+		if q.lifo {
+			i = len(q.q) - 1
+		}
+		e := &q.q[i]
+		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (dropping || e.g.state == gsCancelled) {
+			e.n = 0 // withdrawn: no longer counted in queued
+		}
+		if e.n > 0 {
+			k := min(c, e.n)
+			e.n -= k
+			c -= k
+			q.queued -= k
+			if g := e.g; g != nil && g.state == gsOpen {
+				g.queued -= k
+				s.complete(g, k, s.serviceTicks())
+			} else {
+				s.served(k)
+				s.waste(k)
+			}
+		}
+		if e.n == 0 {
+			if e.g != nil {
+				s.gs.release(e.g)
+				e.g = nil
+			}
+			if q.lifo {
+				q.q = q.q[:i]
+			} else {
+				q.head++
+			}
+		}
+	}
+	if q.head == len(q.q) {
+		q.q, q.head = q.q[:0], 0
+	}
+	q.compact()
+	q.cr.spend(c0 - c)
+}
+
+// compact merges neighbouring abandoned entries (their calls are only
+// counted from now on), drops withdrawn ones and reclaims served ones, when
+// the queue has doubled or as much has been served as is left: amortised
+// constant time per entry.
+func (q *queueServer) compact() {
+	live := len(q.q) - q.head
+	grown := live >= 256 && live >= 2*q.compactAt
+	spent := q.head >= 1024 && q.head >= live // served entries in front
+	if !grown && !spent {
+		return
+	}
+	dropping := q.s.p.DropExpired
+	out := q.q[:0]
+	for _, e := range q.q[q.head:] {
+		if e.n == 0 {
+			if e.g != nil {
+				q.s.gs.release(e.g)
+			}
+			continue
+		}
+		if e.g != nil && e.g.state != gsOpen {
+			dead := dropping || e.g.state == gsCancelled
+			q.s.gs.release(e.g)
+			if dead {
+				continue
+			}
+			e.g = nil
+		}
+		if e.g == nil && len(out) > 0 && out[len(out)-1].g == nil {
+			out[len(out)-1].n += e.n
+			continue
+		}
+		out = append(out, e)
+	}
+	clear(q.q[len(out):])
+	q.q, q.head = out, 0
+	q.compactAt = len(out)
+}
+
+func (q *queueServer) end() {}
+
+func (q *queueServer) backlog() int64 { return q.queued }
+
+func (q *queueServer) next(t int64) int64 {
+	if q.queued == 0 {
+		return never
+	}
+	sg := &q.s.p.Faults[q.s.p.SegmentAt(q.s.seg, t+1)]
+	if sg.CapRate > 0 {
+		return t + 1
+	}
+	return sg.To
+}
+
+func (q *queueServer) idle(a, b int64) { idleCredit(q.s, &q.cr, a, b) }
+
+func (q *queueServer) withdraw(g *group) {
+	q.queued -= g.queued
+	g.queued = 0
+}
