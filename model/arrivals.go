@@ -105,6 +105,8 @@ func (a *arrivals) draw(t int64) int64 {
 		f := math.Floor(a.acc + 1e-9)
 		a.acc = math.Max(0, a.acc-f)
 		n = int64(f)
+		a.accAt = t + 1
+		every = lam >= 1 // the next tick has at least one
 	case a.r.ms != nil:
 		every = true
 		if lam > 500 {

@@ -28,7 +28,7 @@ func newWaits(l LayerPlan) waits {
 	}
 	w.fixed = make([]waitDist, max(0, l.Attempts-1))
 	for a := range w.fixed {
-		lo, hi, capT := w.dist(int32(a+1), 0)
+		lo, hi, capT := w.law(int32(a+1), 0)
 		d := waitDist{lo: lo, hi: hi, capT: capT, fixed: -1}
 		if hi <= lo {
 			d.fixed = clampWait(lo+1e-9, capT)
@@ -42,6 +42,15 @@ func newWaits(l LayerPlan) waits {
 // (attempt = the failed try's number; prev = the wait before it) as a
 // uniform [lo, hi) capped at capT.
 func (w *waits) dist(attempt, prev int32) (lo, hi, capT float64) {
+	if w.fixed != nil {
+		d := &w.fixed[attempt-1]
+		return d.lo, d.hi, d.capT
+	}
+	return w.law(attempt, prev)
+}
+
+// law works out dist from the backoff's parameters.
+func (w *waits) law(attempt, prev int32) (lo, hi, capT float64) {
 	b := &w.b
 	var x float64
 	switch b.Kind {
@@ -97,7 +106,7 @@ func (w *waits) one(r *rng, attempt, prev int32) int64 {
 		}
 		return clampWait(d.lo+r.float64()*(d.hi-d.lo), d.capT)
 	}
-	lo, hi, capT := w.dist(attempt, prev)
+	lo, hi, capT := w.law(attempt, prev)
 	if hi <= lo {
 		return clampWait(lo+1e-9, capT)
 	}

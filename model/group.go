@@ -38,7 +38,8 @@ type group struct {
 // children, so groups are left to the garbage collector instead.
 type groups struct {
 	free    []*group
-	slab    []group
+	slab    []group // fresh groups
+	block   int     // size of the last block allocated
 	recycle bool
 	poison  bool // tests: keep recycled groups poisoned instead of reusing them
 }
@@ -50,7 +51,10 @@ func (gs *groups) get() *group {
 		return g
 	}
 	if len(gs.slab) == 0 {
-		gs.slab = make([]group, 256)
+		// Blocks double from 16 to 256 groups: a run whose groups are
+		// recycled as fast as they start needs few.
+		gs.block = min(256, max(16, 2*gs.block))
+		gs.slab = make([]group, gs.block)
 	}
 	g := &gs.slab[0]
 	gs.slab = gs.slab[1:]

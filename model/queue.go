@@ -57,10 +57,10 @@ type queueSim struct {
 	cr      credit
 	cl      collapse
 
-	rows    [][]cohort // ring: rows[e % len], the cohorts enqueued in tick e that can still time out
+	rows    [][]cohort // ring (a power of two long): rows[e mod len], the cohorts enqueued in tick e that can still time out
 	backlog int64      // calls waiting whose row is gone: abandoned (with a timeout), or, without one, just waiting
 	queued  int64      // all calls waiting
-	due     [][]cohort // ring: retries due in tick t, in the order they were scheduled
+	due     [][]cohort // ring (a power of two long): retries due in tick t, in the order they were scheduled
 	late    int64      // retries due after the run: their requests stay pending
 	seg     int
 
@@ -114,8 +114,8 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 		s.delay[i] = min(w.fixed[i].fixed, p.Ticks)
 		maxDelay = max(maxDelay, s.delay[i])
 	}
-	s.due = make([][]cohort, maxDelay+2)
-	s.rows = make([][]cohort, max(s.timeout, 0)+1)
+	s.due = make([][]cohort, pow2(maxDelay+2))
+	s.rows = make([][]cohort, pow2(max(s.timeout, 0)+1))
 	return s
 }
 
@@ -125,7 +125,7 @@ func (s *queueSim) step(t int64) {
 	s.seg = p.SegmentAt(s.seg, t)
 	sg := &p.Faults[s.seg]
 	s.tk = tickCounts{}
-	row := t % int64(len(s.rows))
+	row := t & int64(len(s.rows)-1)
 
 	// 1. arrivals, then the retries due now.
 	var n int64
@@ -136,26 +136,11 @@ func (s *queueSim) step(t int64) {
 	s.tk.requests = n
 	if s.budgets.on() {
 		s.budgets.tick([]int64{n})
-		s.budgets.sent(0, 0, 1, n)
 	}
-	s.send(t, row, 1, n)
-	slot := t % int64(len(s.due))
-	for _, r := range s.due[slot] {
-		k := r.n
-		if s.budgets.on() {
-			k = s.budgets.gate(0, 0, r.n)
-			if refused := r.n - k; refused > 0 {
-				s.c.refused += refused
-				s.tk.refused += refused
-				s.c.failed += refused
-				s.tk.failures += refused
-			}
-			s.budgets.sent(0, 0, r.attempt, k)
-		}
-		s.tk.retries += k
-		s.send(t, row, r.attempt, k)
-	}
-	s.due[slot] = s.due[slot][:0]
+	slot := t & int64(len(s.due)-1)
+	due := s.due[slot]
+	s.rows[row] = s.send(t, s.send(t, s.rows[row], []cohort{{1, n}}), due)
+	s.due[slot] = due[:0]
 	sent := n + s.tk.retries
 	s.c.calls += sent
 	s.tk.calls = sent
@@ -165,7 +150,11 @@ func (s *queueSim) step(t int64) {
 	}
 
 	// 2. the dependency works.
-	c := s.cr.take(sg.CapRate * s.cl.keep(sg.CapRate, s.queued) / p.TPS)
+	keep := 1.0
+	if s.cl.On() {
+		keep = s.cl.keep(sg.CapRate, s.queued)
+	}
+	c := s.cr.take(sg.CapRate * keep / p.TPS)
 	used := s.serve(t, row, c)
 	s.cr.spend(used)
 
@@ -175,14 +164,13 @@ func (s *queueSim) step(t int64) {
 	case s.timeout < 0:
 		s.retire(row)
 	case t >= s.timeout:
-		e := (t - s.timeout) % int64(len(s.rows))
-		for _, co := range s.rows[e] {
-			if co.n > 0 {
-				s.tk.timeouts += co.n
-				s.fail(t, co.attempt, co.n)
-			}
+		e := (t - s.timeout) & int64(len(s.rows)-1)
+		r := s.rows[e]
+		for _, co := range r {
+			s.tk.timeouts += co.n
 		}
-		s.retire(e)
+		s.backlog += s.fail(t, r)
+		s.rows[e] = r[:0]
 	}
 
 	// 4. measurements
@@ -201,55 +189,104 @@ func (s *queueSim) retire(e int64) {
 	s.rows[e] = s.rows[e][:0]
 }
 
-// send puts n calls of the given attempt in row (tick t's). A full queue
-// turns away what does not fit: those calls failed now.
-func (s *queueSim) send(t, row int64, attempt int32, n int64) {
-	if n <= 0 {
-		return
-	}
-	if s.limit > 0 {
-		acc := max(0, min(n, s.limit-s.queued))
-		if rej := n - acc; rej > 0 {
-			s.fail(t, attempt, rej)
+// send adds the calls of cs to r, tick t's row, in order, and returns it:
+// retries pass the budget's gate first (refused ones fail their requests);
+// a full queue turns away what does not fit (those calls failed now).
+// Without a budget or a queue limit nothing can turn calls away, and the
+// cohorts join the row as they are (unmerged, which changes nothing then).
+func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
+	if !s.budgets.on() && s.limit == 0 {
+		for _, co := range cs {
+			s.queued += co.n
+			if co.attempt > 1 {
+				s.tk.retries += co.n
+			}
 		}
-		if n = acc; n == 0 {
-			return
+		return append(r, cs...)
+	}
+	for _, co := range cs {
+		n := co.n
+		if s.budgets.on() {
+			if co.attempt > 1 {
+				n = s.budgets.gate(0, 0, co.n)
+				if refused := co.n - n; refused > 0 {
+					s.c.refused += refused
+					s.tk.refused += refused
+					s.c.failed += refused
+					s.tk.failures += refused
+				}
+			}
+			s.budgets.sent(0, 0, co.attempt, n)
+		}
+		if co.attempt > 1 {
+			s.tk.retries += n
+		}
+		if s.limit > 0 {
+			acc := max(0, min(n, s.limit-s.queued))
+			if rej := n - acc; rej > 0 {
+				s.fail(t, []cohort{{co.attempt, rej}})
+			}
+			n = acc
+		}
+		if n > 0 {
+			s.queued += n
+			if k := len(r) - 1; k >= 0 && r[k].attempt == co.attempt {
+				r[k].n += n // one cohort per tick and attempt: the gate and the limit see it whole
+			} else {
+				r = append(r, cohort{co.attempt, n})
+			}
 		}
 	}
-	r := s.rows[row]
-	if k := len(r) - 1; k >= 0 && r[k].attempt == attempt {
-		r[k].n += n
-	} else {
-		s.rows[row] = append(r, cohort{attempt, n})
-	}
-	s.queued += n
+	return r
 }
 
-// fail records that n attempts failed in tick t: they retry after the
-// backoff, as far as the budget admits, or, with no attempts left, the
-// requests fail.
-func (s *queueSim) fail(t int64, attempt int32, n int64) {
-	if attempt < s.attempts && s.budgets.on() {
-		ok := s.budgets.admit(0, 0, n)
-		if refused := n - ok; refused > 0 {
-			s.c.refused += refused
-			s.tk.refused += refused
-			s.c.failed += refused
-			s.tk.failures += refused
+// fail records that the calls of cs failed in tick t: they retry after
+// the backoff, as far as the budget admits, or, with no attempts left, their
+// requests fail. It returns how many calls cs held.
+func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
+	due, mask, delay, attempts := s.due, int64(len(s.due)-1), s.delay, s.attempts
+	var failed int64
+	at, dst := int64(-1), []cohort(nil) // the slot being filled
+	for _, co := range cs {
+		n := co.n
+		if n <= 0 {
+			continue
 		}
-		n = ok
+		calls += n
+		if co.attempt >= attempts {
+			failed += n
+			continue
+		}
+		if s.budgets.on() {
+			ok := s.budgets.admit(0, 0, n)
+			if refused := n - ok; refused > 0 {
+				s.c.refused += refused
+				s.tk.refused += refused
+				failed += refused
+			}
+			if n = ok; n == 0 {
+				continue
+			}
+		}
+		next := t + 1 + delay[co.attempt-1]
+		if next >= s.p.Ticks {
+			s.late += n // never sent: its request stays pending
+			continue
+		}
+		if next != at {
+			if at >= 0 {
+				due[at&mask] = dst
+			}
+			at, dst = next, due[next&mask]
+		}
+		dst = append(dst, cohort{co.attempt + 1, n})
 	}
-	if attempt >= s.attempts {
-		s.c.failed += n
-		s.tk.failures += n
-		return
+	if at >= 0 {
+		due[at&mask] = dst
 	}
-	if at := t + 1 + s.delay[attempt-1]; at >= s.p.Ticks {
-		s.late += n // never sent: its request stays pending
-	} else if n > 0 {
-		slot := at % int64(len(s.due))
-		s.due[slot] = append(s.due[slot], cohort{attempt + 1, n})
-	}
+	s.c.failed += failed
+	s.tk.failures += failed
+	return calls
 }
 
 // serve lets the dependency complete up to c waiting calls in tick t (whose
@@ -261,53 +298,60 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 		s.backlog = 0
 	}
 	c0 := c
-	fromBacklog := func() {
-		k := min(c, s.backlog)
-		s.backlog -= k
-		s.queued -= k
-		c -= k
-		s.completed(k, expired)
-	}
-	fromRow := func(e int64) {
-		r := s.rows[e]
-		for i := range r {
-			if c == 0 {
-				return
-			}
-			j := i
-			if s.lifo {
-				j = len(r) - 1 - i
-			}
-			k := min(c, r[j].n)
-			r[j].n -= k
-			s.queued -= k
-			c -= k
-			s.completed(k, false)
-		}
-	}
 	live := min(t, max(s.timeout, 0)) // rows t−live..t can still time out
 	if s.lifo {
 		for e := t; e >= t-live && c > 0; e-- {
-			fromRow(e % int64(len(s.rows)))
+			c = s.serveRow(s.rows[e&int64(len(s.rows)-1)], c, true)
 		}
-		fromBacklog()
+		c = s.serveBacklog(c, expired)
 	} else {
-		fromBacklog()
+		c = s.serveBacklog(c, expired)
 		for e := t - live; e <= t && c > 0; e++ {
-			fromRow(e % int64(len(s.rows)))
+			c = s.serveRow(s.rows[e&int64(len(s.rows)-1)], c, false)
 		}
 	}
 	if s.loss {
 		// A loss server keeps no queue: what it could not serve failed now.
-		for i, co := range s.rows[row] {
-			if co.n > 0 {
-				s.rows[row][i].n = 0
-				s.queued -= co.n
-				s.fail(t, co.attempt, co.n)
-			}
-		}
+		r := s.rows[row]
+		s.queued -= s.fail(t, r)
+		s.rows[row] = r[:0]
 	}
 	return c0 - c
+}
+
+// serveBacklog completes up to c calls of the backlog and returns the
+// capacity left.
+func (s *queueSim) serveBacklog(c int64, expired bool) int64 {
+	k := min(c, s.backlog)
+	if k == 0 {
+		return c
+	}
+	s.backlog -= k
+	s.queued -= k
+	s.completed(k, expired)
+	return c - k
+}
+
+// serveRow completes up to c calls of a row that can still time out, in
+// order (newest first when lifo), and returns the capacity left.
+func (s *queueSim) serveRow(r []cohort, c int64, lifo bool) int64 {
+	var done int64
+	for i := range r {
+		if c == 0 {
+			break
+		}
+		j := i
+		if lifo {
+			j = len(r) - 1 - i
+		}
+		k := min(c, r[j].n)
+		r[j].n -= k
+		c -= k
+		done += k
+	}
+	s.queued -= done
+	s.completed(done, false)
+	return c
 }
 
 // completed records k calls served: wasted when their callers had given
@@ -326,4 +370,13 @@ func (s *queueSim) completed(k int64, wasted bool) {
 	s.c.ok += k
 	s.tk.ok += k
 	s.budgets.succeeded(0, 0, true, k)
+}
+
+// pow2 is the least power of two ≥ n.
+func pow2(n int64) int64 {
+	p := int64(1)
+	for p < n {
+		p <<= 1
+	}
+	return p
 }
