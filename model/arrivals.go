@@ -118,7 +118,7 @@ func (a *arrivals) draw(t int64) int64 {
 		n = poissonPositive(a.r, lam)
 	default:
 		every = true
-		n = poissonDraw(a.r, lam)
+		n = a.r.poisson(lam)
 	}
 	if every && t+1 < a.segTo {
 		a.next = t + 1 // same segment: a draw every tick

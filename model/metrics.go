@@ -12,6 +12,9 @@ type Metric struct {
 	Value func(r *Result) float64
 	// SD reads the spread over replicates, nil when it has none.
 	SD func(r *Result) float64
+	// Replicated marks a summary of replicates: a column only when some
+	// cell runs several.
+	Replicated bool
 }
 
 // MetricList lists every metric in results.csv order.
@@ -24,45 +27,53 @@ func MetricList() []Metric {
 	}
 	return []Metric{
 		{"recovered", "healthy again after the fault and stayed healthy to the end (every replicate)", "bool",
-			func(r *Result) float64 { return b(r.Recovered) }, nil},
+			func(r *Result) float64 { return b(r.Recovered) }, nil, false},
 		{"recovery_s", "seconds from the end of the fault until healthy for good; empty when never", "seconds",
-			func(r *Result) float64 { return r.RecoveryS }, func(r *Result) float64 { return r.SD.RecoveryS }},
+			func(r *Result) float64 { return r.RecoveryS }, func(r *Result) float64 { return r.SD.RecoveryS }, false},
 		{"requests", "user (top-level) requests that arrived", "count",
-			func(r *Result) float64 { return r.Requests }, func(r *Result) float64 { return r.SD.Requests }},
+			func(r *Result) float64 { return r.Requests }, func(r *Result) float64 { return r.SD.Requests }, false},
 		{"calls", "attempts that reached the dependency", "count",
-			func(r *Result) float64 { return r.Calls }, func(r *Result) float64 { return r.SD.Calls }},
+			func(r *Result) float64 { return r.Calls }, func(r *Result) float64 { return r.SD.Calls }, false},
 		{"calls_per_s", "mean calls per second at the dependency over the run", "ratio",
-			func(r *Result) float64 { return r.CallsPerS }, func(r *Result) float64 { return r.SD.CallsPerS }},
+			func(r *Result) float64 { return r.CallsPerS }, func(r *Result) float64 { return r.SD.CallsPerS }, false},
 		{"attempts_allowed", "attempts one request may put on the dependency: the product of the layers' attempts", "count",
-			func(r *Result) float64 { return r.Allowed }, nil},
+			func(r *Result) float64 { return r.Allowed }, nil, false},
 		{"amplification", "calls / requests", "ratio",
-			func(r *Result) float64 { return r.Amplification() }, nil},
+			func(r *Result) float64 { return r.Amplification() }, nil, false},
 		{"peak_calls", "the most calls the dependency received in one tick", "count",
-			func(r *Result) float64 { return r.PeakCalls }, func(r *Result) float64 { return r.SD.PeakCalls }},
+			func(r *Result) float64 { return r.PeakCalls }, func(r *Result) float64 { return r.SD.PeakCalls }, false},
 		{"peak_load_x", "peak calls per second at the dependency / base arrival rate (closed loop: the rate requests started at before the fault)", "ratio",
-			func(r *Result) float64 { return r.PeakLoadX }, func(r *Result) float64 { return r.SD.PeakLoadX }},
+			func(r *Result) float64 { return r.PeakLoadX }, func(r *Result) float64 { return r.SD.PeakLoadX }, false},
 		{"window_calls_per_s", "mean calls per second at the dependency during the fault", "ratio",
-			func(r *Result) float64 { return r.WindowCalls }, func(r *Result) float64 { return r.SD.WindowCalls }},
+			func(r *Result) float64 { return r.WindowCalls }, func(r *Result) float64 { return r.SD.WindowCalls }, false},
 		{"window_calls_per_tick", "mean calls per tick at the dependency during the fault", "ratio",
-			func(r *Result) float64 { return r.WindowPerTick }, func(r *Result) float64 { return r.SD.WindowPerTick }},
+			func(r *Result) float64 { return r.WindowPerTick }, func(r *Result) float64 { return r.SD.WindowPerTick }, false},
 		{"window_rate_x", "window_calls_per_s / base arrival rate (closed loop: the rate requests started at before the fault)", "ratio",
-			func(r *Result) float64 { return r.WindowRateX }, func(r *Result) float64 { return r.SD.WindowRateX }},
+			func(r *Result) float64 { return r.WindowRateX }, func(r *Result) float64 { return r.SD.WindowRateX }, false},
 		{"peak_queue", "the most calls waiting at the dependency", "count",
-			func(r *Result) float64 { return r.PeakQueue }, func(r *Result) float64 { return r.SD.PeakQueue }},
+			func(r *Result) float64 { return r.PeakQueue }, func(r *Result) float64 { return r.SD.PeakQueue }, false},
 		{"successful", "user requests that got a success", "count",
-			func(r *Result) float64 { return r.Successful }, func(r *Result) float64 { return r.SD.Successful }},
+			func(r *Result) float64 { return r.Successful }, func(r *Result) float64 { return r.SD.Successful }, false},
 		{"failed", "user requests that got an error (attempts exhausted, budget, shed, deadline)", "count",
-			func(r *Result) float64 { return r.Failed }, func(r *Result) float64 { return r.SD.Failed }},
+			func(r *Result) float64 { return r.Failed }, func(r *Result) float64 { return r.SD.Failed }, false},
 		{"pending", "user requests still without an answer when the run ended", "count",
-			func(r *Result) float64 { return r.Pending }, func(r *Result) float64 { return r.SD.Pending }},
+			func(r *Result) float64 { return r.Pending }, func(r *Result) float64 { return r.SD.Pending }, false},
 		{"retries_refused", "retries a budget refused", "count",
-			func(r *Result) float64 { return r.RetriesRefused }, func(r *Result) float64 { return r.SD.RetriesRefused }},
+			func(r *Result) float64 { return r.RetriesRefused }, func(r *Result) float64 { return r.SD.RetriesRefused }, false},
 		{"wasted", "share (0..1) of the dependency's work spent on calls whose caller had given up", "ratio",
-			func(r *Result) float64 { return r.Wasted() }, nil},
+			func(r *Result) float64 { return r.Wasted() }, nil, false},
 		{"replicates", "seeded runs behind the row", "count",
-			func(r *Result) float64 { return float64(r.Replicates) }, nil},
+			func(r *Result) float64 { return float64(r.Replicates) }, nil, false},
 		{"recovered_share", "share of the replicates that recovered", "ratio",
-			func(r *Result) float64 { return r.RecoveredShare }, nil},
+			func(r *Result) float64 { return r.RecoveredShare }, nil, false},
+		{"recovered_share_lo", "lower end of the Wilson 95% interval of recovered_share", "ratio",
+			func(r *Result) float64 { return r.Spread.ShareLo }, nil, true},
+		{"recovered_share_hi", "upper end of the Wilson 95% interval of recovered_share", "ratio",
+			func(r *Result) float64 { return r.Spread.ShareHi }, nil, true},
+		{"recovery_s_p50", "median of recovery_s over the replicates that recovered", "seconds",
+			func(r *Result) float64 { return r.Spread.RecoveryP50 }, nil, true},
+		{"recovery_s_p90", "90th percentile of recovery_s over the replicates that recovered", "seconds",
+			func(r *Result) float64 { return r.Spread.RecoveryP90 }, nil, true},
 	}
 }
 

@@ -93,7 +93,7 @@ func TestSamplers(t *testing.T) {
 		return m, sq/float64(n) - m*m
 	}
 	for _, lam := range []float64{0.2, 3, 9.9, 10, 45, 5000} {
-		m, v := moments(40000, func() float64 { return float64(poissonDraw(r, lam)) })
+		m, v := moments(40000, func() float64 { return float64(r.poisson(lam)) })
 		if math.Abs(m-lam) > 5*math.Sqrt(lam/40000) || math.Abs(v-lam) > 0.05*lam+0.02 {
 			t.Errorf("poisson λ=%v: mean %.3f var %.3f", lam, m, v)
 		}

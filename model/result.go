@@ -3,6 +3,10 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Metrics are the measurements of one run. Counts are float64 so replicates
@@ -50,8 +54,19 @@ type Result struct {
 	Replicates     int     // seeded runs behind the numbers
 	RecoveredShare float64 // share of replicates that recovered
 	SD             Metrics // standard deviation over replicates (zero for one run); SD.RecoveryS over the recovered ones
+	Spread         Spread  // quantiles and intervals over the replicates
 	Series         *Series // per-second series of the first replicate, when asked for
 	Warnings       []string
+}
+
+// Spread summarises a cell's replicates beyond their mean and standard
+// deviation.
+type Spread struct {
+	// RecoveryP50 and RecoveryP90 are the median and the 90th percentile of
+	// RecoveryS over the replicates that recovered (the smallest value with
+	// at least that share of them at or below it); NaN when none did.
+	RecoveryP50, RecoveryP90 float64
+	ShareLo, ShareHi         float64 // Wilson 95% interval of RecoveredShare
 }
 
 // Series is a time series in bins of Step seconds.
@@ -113,7 +128,7 @@ func RunPlan(p *Plan, seed uint64, series bool) (Result, error) {
 		}
 		res.Warnings = append(res.Warnings, w...)
 	}
-	res.Metrics, res.SD, res.RecoveredShare = aggregate(runs)
+	res.Metrics, res.SD, res.RecoveredShare, res.Spread = aggregate(runs)
 	res.Replicates = len(runs)
 	res.Warnings = append(res.Warnings, horizonWarnings(&sc, &res)...)
 	return res, nil
@@ -137,64 +152,61 @@ func SplitMix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// aggregate averages replicate metrics. Recovered holds when every replicate
-// recovered; RecoveryS is the mean over the replicates that recovered.
-func aggregate(runs []Metrics) (mean, sd Metrics, share float64) {
-	n := float64(len(runs))
-	if len(runs) == 1 {
-		m := runs[0]
-		if m.Recovered {
-			share = 1
+// aggregate summarises replicate metrics: means and standard deviations
+// (gonum/stat), Recovered when every replicate recovered, RecoveryS and its
+// quantiles over the replicates that recovered, and the share that did with
+// its Wilson interval.
+func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
+	var rec []float64
+	for i := range runs {
+		if runs[i].Recovered {
+			rec = append(rec, runs[i].RecoveryS)
 		}
-		return m, Metrics{}, share
+	}
+	share = float64(len(rec)) / float64(len(runs))
+	sp.ShareLo, sp.ShareHi = wilson(len(rec), len(runs))
+	sp.RecoveryP50, sp.RecoveryP90 = math.NaN(), math.NaN()
+	if len(rec) > 0 {
+		slices.Sort(rec)
+		sp.RecoveryP50 = stat.Quantile(0.5, stat.Empirical, rec, nil)
+		sp.RecoveryP90 = stat.Quantile(0.9, stat.Empirical, rec, nil)
+	}
+	if len(runs) == 1 {
+		return runs[0], Metrics{}, share, sp
 	}
 	fields := func(m *Metrics) []*float64 {
 		return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
 			&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed}
 	}
-	mean.Recovered = true
-	var rec []float64
-	for i := range runs {
-		r := &runs[i]
-		for j, p := range fields(r) {
-			*fields(&mean)[j] += *p / n
+	xs := make([]float64, len(runs))
+	for j, p := range fields(&mean) {
+		for i := range runs {
+			xs[i] = *fields(&runs[i])[j]
 		}
-		if r.Recovered {
-			rec = append(rec, r.RecoveryS)
-		} else {
-			mean.Recovered = false
-		}
+		*p, *fields(&sd)[j] = stat.MeanStdDev(xs, nil)
 	}
-	for i := range runs {
-		for j, p := range fields(&runs[i]) {
-			d := *p - *fields(&mean)[j]
-			*fields(&sd)[j] += d * d / (n - 1)
-		}
+	mean.Recovered = len(rec) == len(runs)
+	mean.RecoveryS, sd.RecoveryS = math.NaN(), math.NaN()
+	switch len(rec) {
+	case 0:
+	case 1:
+		mean.RecoveryS, sd.RecoveryS = rec[0], 0
+	default:
+		mean.RecoveryS, sd.RecoveryS = stat.MeanStdDev(rec, nil)
 	}
-	for _, p := range fields(&sd) {
-		*p = math.Sqrt(*p)
-	}
-	mean.RecoveryS, sd.RecoveryS = meanSD(rec)
-	return mean, sd, float64(len(rec)) / n
+	return mean, sd, share, sp
 }
 
-func meanSD(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
+// wilson is the Wilson score interval at 95% for k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
 		return math.NaN(), math.NaN()
 	}
-	var m float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	if len(xs) == 1 {
-		return m, 0
-	}
-	var v float64
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(v / float64(len(xs)-1))
+	z := distuv.UnitNormal.Quantile(0.975)
+	nf, p := float64(n), float64(k)/float64(n)
+	centre := (p + z*z/(2*nf)) / (1 + z*z/nf)
+	half := z / (1 + z*z/nf) * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return math.Max(0, centre-half), math.Min(1, centre+half)
 }
 
 // String gives a one-line summary, for logs and test failures.

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math"
 
 // source is the uniform generator the stochastic engine draws from. Every
 // sampler in this file is written in terms of Float64 alone, so the two generators
@@ -13,15 +10,6 @@ type source interface {
 	// Float64 returns a uniform number in [0, 1) (pcg) or (0, 1) (minstd).
 	Float64() float64
 }
-
-// pcgSource adapts math/rand/v2's PCG to source.
-type pcgSource struct{ r *rand.Rand }
-
-func newPCG(seed uint64) pcgSource {
-	return pcgSource{rand.New(rand.NewPCG(seed, SplitMix(seed)))}
-}
-
-func (p pcgSource) Float64() float64 { return p.r.Float64() }
 
 // knuthPoisson draws a Poisson variate with mean lambda by Knuth's product
 // method: multiply uniforms until the product falls to e^−lambda or below;
@@ -52,58 +40,12 @@ func knuthPoissonL(r source, l float64) int64 {
 	}
 }
 
-// poissonDraw draws a Poisson variate with mean lambda exactly: by inversion
-// below a mean of 10, by Hörmann's transformed rejection (PTRS) above.
-func poissonDraw(r source, lambda float64) int64 {
-	switch {
-	case lambda <= 0:
-		return 0
-	case lambda < 10:
-		u := r.Float64()
-		p := math.Exp(-lambda)
-		var k int64
-		for u > p {
-			u -= p
-			k++
-			p *= lambda / float64(k)
-			if p == 0 { // round-off at the far tail
-				break
-			}
-		}
-		return k
-	}
-	// W. Hörmann, "The transformed rejection method for generating Poisson
-	// random variables", Insurance: Mathematics and Economics 12 (1993).
-	slam := math.Sqrt(lambda)
-	loglam := math.Log(lambda)
-	b := 0.931 + 2.53*slam
-	a := -0.059 + 0.02483*b
-	invalpha := 1.1239 + 1.1328/(b-3.4)
-	vr := 0.9277 - 3.6224/(b-2)
-	for {
-		u := r.Float64() - 0.5
-		v := r.Float64()
-		us := 0.5 - math.Abs(u)
-		k := math.Floor((2*a/us+b)*u + lambda + 0.43)
-		if us >= 0.07 && v <= vr {
-			return int64(k)
-		}
-		if k < 0 || (us < 0.013 && v > us) {
-			continue
-		}
-		lg, _ := math.Lgamma(k + 1)
-		if math.Log(v)+math.Log(invalpha)-math.Log(a/(us*us)+b) <= -lambda+k*loglam-lg {
-			return int64(k)
-		}
-	}
-}
-
 // poissonPositive draws a Poisson variate with mean lambda conditioned on
 // being at least 1 (inversion from 1; meant for small means).
-func poissonPositive(r source, lambda float64) int64 {
+func poissonPositive(r *rng, lambda float64) int64 {
 	if lambda >= 1 {
 		for {
-			if k := poissonDraw(r, lambda); k > 0 {
+			if k := r.poisson(lambda); k > 0 {
 				return k
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 func ms(n int) Duration { return Duration(time.Duration(n) * time.Millisecond) }
@@ -350,8 +352,8 @@ func TestCohortsMatchRequests(t *testing.T) {
 			}
 		}
 		for j, name := range []string{"calls", "successful", "failed", "served", "refused"} {
-			ma, sa := meanSD(a[j])
-			mb, sb := meanSD(b[j])
+			ma, sa := stat.MeanStdDev(a[j], nil)
+			mb, sb := stat.MeanStdDev(b[j], nil)
 			se := math.Sqrt((sa*sa + sb*sb) / n)
 			if math.Abs(ma-mb) > 4*se+1e-9*ma+0.5 {
 				t.Errorf("%s: %s: cohorts %.1f ± %.1f, requests %.1f ± %.1f", variant, name, ma, sa, mb, sb)

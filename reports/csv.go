@@ -25,8 +25,8 @@ type column struct {
 }
 
 // columns lists the metric columns of an experiment's results.csv: every
-// metric, and a "_sd" column for each metric with a spread when any cell
-// runs several replicates.
+// metric, and when any cell runs several replicates the summaries of
+// replicates and a "_sd" column for each metric with a spread.
 func columns(results []model.Result) []column {
 	replicated := false
 	for i := range results {
@@ -34,7 +34,9 @@ func columns(results []model.Result) []column {
 	}
 	var cols []column
 	for _, m := range model.MetricList() {
-		cols = append(cols, column{name: m.Name, metric: m})
+		if !m.Replicated || replicated {
+			cols = append(cols, column{name: m.Name, metric: m})
+		}
 	}
 	if replicated {
 		for _, m := range model.MetricList() {
