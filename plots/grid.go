@@ -370,6 +370,10 @@ var metricLabels = map[string]string{
 	"wasted":                "wasted work (share 0–1 of work served)",
 	"replicates":            "seeded replicates (runs)",
 	"recovered_share":       "share of replicates that recovered (0–1)",
+	"recovered_share_lo":    "share recovered, lower 95% bound (0–1)",
+	"recovered_share_hi":    "share recovered, upper 95% bound (0–1)",
+	"recovery_s_p50":        "median recovery time after the fault (s)",
+	"recovery_s_p90":        "90th percentile of recovery time (s)",
 }
 
 // metricLabel names a metric with its unit, for an axis or a colour bar:
