@@ -91,7 +91,7 @@ func TestBudgetScopeRules(t *testing.T) {
 		t.Errorf("layer: the bottom layer's budget counts its own first tries")
 	}
 	tok := newBudgets(&Plan{Budget: BudgetPlan{Kind: "token_bucket", Ratio: 1, MaxTokens: 5, Scope: ScopeChain}}, 2, 1)
-	tok.admit(0, 0, 5)           // empty
+	tok.admit(0, 0, 5)            // empty
 	tok.succeeded(1, 0, false, 3) // a lower layer's successes: not the user's
 	if got := tok.admit(0, 0, 5); got != 0 {
 		t.Errorf("chain token bucket refilled by a lower layer's successes: admits %d", got)
