@@ -144,6 +144,15 @@ func splitClients(dst []split, r *rng, n, c int64, constant, single bool, rr *in
 	case n == 0:
 	case c <= 1:
 		dst = append(dst, split{0, n})
+	default:
+		dst = splitOver(dst, r, n, c, constant, single, rr)
+	}
+	return dst
+}
+
+// splitOver is splitClients for n > 0 requests over c > 1 clients.
+func splitOver(dst []split, r *rng, n, c int64, constant, single bool, rr *int64) []split {
+	switch {
 	case constant:
 		for range n {
 			dst = append(dst, split{*rr % c, 1})

@@ -14,12 +14,13 @@ import "math"
 // happens to round up, and the call's work starts then: a tick that begins
 // with the server ready adds nothing. No capacity, no credit.
 type credit struct {
-	acc float64 // calls of credit
-	c   float64 // this tick's capacity
+	acc   float64 // calls of credit
+	c     float64 // this tick's capacity
+	whole bool    // the tick took a whole number of calls from no credit
 }
 
 func (cr *credit) take(c float64) int64 {
-	cr.c = c
+	cr.c, cr.whole = c, false
 	if c <= 0 {
 		cr.acc = 0
 		return 0
@@ -38,11 +39,15 @@ func (cr *credit) takeWhole(perTick int64) (n int64, ok bool) {
 	if perTick < 1 || cr.acc != 0 {
 		return 0, false
 	}
-	cr.acc, cr.c = float64(perTick), float64(perTick)
+	cr.acc, cr.c, cr.whole = float64(perTick), float64(perTick), true
 	return perTick, true
 }
 
 func (cr *credit) spend(u int64) {
+	if cr.whole {
+		cr.acc = 0 // whatever was left is lost, and no fraction was carried
+		return
+	}
 	cr.acc -= float64(u)
 	if cr.acc >= 1-1e-9 {
 		if cr.c < 1 {

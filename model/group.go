@@ -73,7 +73,7 @@ func (gs *groups) release(g *group) {
 			return
 		}
 		p := g.parent
-		*g = group{state: gsFree}
+		g.parent, g.state = nil, gsFree
 		gs.free = append(gs.free, g)
 		g = p
 	}

@@ -23,7 +23,9 @@ func (l *lossServer) begin(t int64, sg *Segment) {
 }
 
 func (l *lossServer) arrive(g *group, n int64) {
-	l.cl.offer(l.s.now, n)
+	if l.cl.offered != nil {
+		l.cl.offer(l.s.now, n)
+	}
 	k := min(n, l.left)
 	l.left -= k
 	if k > 0 {

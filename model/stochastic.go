@@ -290,9 +290,10 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 		}
 	}
 	s.budgets.sent(layer, client, attempt, n)
-	g := s.gs.get()
-	*g = group{parent: parent, waiting: n, deadline: never, attempt: attempt, client: client, prevWait: wait,
-		layer: layer, retry: retry || attempt > 1, refs: 1} // pinned while it starts
+	g := s.gs.get() // a fresh or recycled group: its kids are nil
+	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, never
+	g.attempt, g.client, g.prevWait, g.refs = attempt, client, wait, 1 // pinned while it starts
+	g.layer, g.state, g.retry = layer, gsOpen, retry || attempt > 1
 	if parent != nil {
 		parent.refs++
 		if s.p.Cancel {
@@ -302,11 +303,11 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 	if t := s.p.Chain[layer].Timeout; t >= 0 {
 		g.deadline = s.now + t
 	}
-	sp := s.netSplit(n, 0)
-	if len(sp) == 1 && sp[0].d == 0 {
+	if s.p.Network.Kind == NetworkNone {
 		s.down(g, n)
 	} else {
-		for _, x := range append([]split(nil), sp...) {
+		var buf [8]split // s.split is reused below
+		for _, x := range append(buf[:0], s.netSplit(n, 0)...) {
 			switch {
 			case x.d == 0:
 				s.down(g, x.n)
@@ -421,12 +422,12 @@ func (s *stoch) reply(g *group, k int64, ok bool, extra int64) {
 		}
 		return
 	}
-	sp := s.netSplit(k, extra)
-	if len(sp) == 1 && sp[0].d == 0 {
+	if s.p.Network.Kind == NetworkNone && extra == 0 {
 		s.answer(g, k, ok)
 		return
 	}
-	for _, x := range append([]split(nil), sp...) {
+	var buf [8]split // s.split is reused below
+	for _, x := range append(buf[:0], s.netSplit(k, extra)...) {
 		if x.d == 0 {
 			s.answer(g, x.n, ok)
 		} else if s.now+x.d < s.p.Ticks {
