@@ -291,3 +291,54 @@ only = { attempts = [3] }
 		t.Errorf("only with a missing value: %v", err)
 	}
 }
+
+// -set reaches the entries of a list of tables by index whether the file
+// writes the list inline (layer = [{ ... }]) or as [[...]] tables; the
+// index one past the end adds an entry.
+func TestSetListEntries(t *testing.T) {
+	for name, src := range map[string]string{
+		"inline": "[scenario]\nlayer = [{ timeout = \"1s\" }]\nfault = [{ kind = \"outage\", start = \"60s\", length = \"30s\" }]\n",
+		"tables": "[[scenario.layer]]\ntimeout = \"1s\"\n[[scenario.fault]]\nkind = \"outage\"\nstart = \"60s\"\nlength = \"30s\"\n",
+	} {
+		e := mustParse(t, src, "scenario.layer.0.timeout=2s", "fault.0.start=30s", "scenario.layer.1.attempts=3", "layer.2={ attempts = 5 }")
+		sc := e.Grid.Cells()[0].Scenario
+		if len(sc.Layer) != 3 || sc.Layer[0].Timeout != model.Seconds(2) || sc.Layer[1].Attempts != 3 || sc.Layer[1].Timeout != model.DefaultLayer().Timeout || sc.Layer[2].Attempts != 5 {
+			t.Errorf("%s: layers %+v", name, sc.Layer)
+		}
+		if len(sc.Fault) != 1 || sc.Fault[0].Start != model.Seconds(30) || sc.Fault[0].Length != model.Seconds(30) {
+			t.Errorf("%s: faults %+v", name, sc.Fault)
+		}
+		for _, c := range []struct{ set, want string }{
+			{"scenario.layer.3.timeout=2s", "x.toml: -set scenario.layer.3.timeout: scenario.layer has entries 0..0; name one of them, or 1 to add one"},
+			{"scenario.layer.first.timeout=2s", "scenario.layer has entries 0..0"},
+			{"scenario.layer.0.timeout.x=2s", "-set scenario.layer.0.timeout.x: scenario.layer.0.timeout is a single value, not a table"},
+			{"scenario.layer.0.timeout=fast", "-set scenario.layer.0.timeout: \"fast\" is not a duration"},
+			{"scenario.layer.0=3", "-set scenario.layer.0: an entry of scenario.layer is a table; give it as { key = value, ... }"},
+		} {
+			_, err := Parse("x.toml", []byte(src), []string{c.set})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: -set %s: got %v, want %q", name, c.set, err, c.want)
+			}
+		}
+	}
+	_, err := Parse("x.toml", []byte("[grid]\nload = [50, 60]\n"), []string{"grid.load.0=55"})
+	if err == nil || !strings.Contains(err.Error(), "-set grid.load.0: grid.load is a list of values; set it whole, as -set grid.load=[...]") {
+		t.Errorf("-set into a list of values: %v", err)
+	}
+}
+
+// Every committed experiment takes a -set on its first layer and its first
+// fault.
+func TestSetCommittedExperiments(t *testing.T) {
+	files, _ := filepath.Glob("*.toml")
+	for _, f := range files {
+		e, err := Load(f, []string{"scenario.layer.0.timeout=2s", "scenario.fault.0.start=30s"})
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if b := e.Grid.Base; b.Layer[0].Timeout != model.Seconds(2) || b.Fault[0].Start != model.Seconds(30) {
+			t.Errorf("%s: layer 0 timeout %v, fault 0 start %v", f, b.Layer[0].Timeout, b.Fault[0].Start)
+		}
+	}
+}

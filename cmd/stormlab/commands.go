@@ -67,7 +67,8 @@ series.csv, report.md and the figures (PNG and SVG), then DIR/README.md.
 Examples:
   stormlab run experiments/blip-30s.toml
   stormlab run -j 1 -out /tmp/r experiments/*.toml
-  stormlab run -set scenario.load=90 -set grid.budget=0.2 experiments/budget-headroom.toml
+  stormlab run -set scenario.dependency.capacity=110 -set 'grid.budget=[0, 0.1]' experiments/budget-headroom.toml
+  stormlab run -set scenario.layer.0.timeout=2s experiments/blip-30s.toml
   stormlab run -set grid.blip=5s experiments/blip-phase.toml   # one blip length
 
 Flags:
@@ -164,7 +165,7 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	return errDeviation
 }
 
-const validateUsage = `Usage: stormlab validate FILE.toml ...
+const validateUsage = `Usage: stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 
 Parses and validates each experiment (every key, every grid cell) without
 running it.
