@@ -11,12 +11,9 @@ import (
 // the value is a set's name, or a table { name = ..., keys... } that
 // defines a set for this cell alone.
 func (e *Experiment) readCells(v any) error {
-	if v == nil {
-		return nil
-	}
-	items, ok := sweep.Tables(v)
-	if !ok {
-		return e.errorf("cell", "wants [[cell]] entries, each with a value for every grid axis, got %s", sweep.Describe(v))
+	items, err := e.tablesAt("cell", v, "[[cell]] entries, each with a value for every grid axis")
+	if err != nil || items == nil {
+		return err
 	}
 	g := e.Grid
 	if n := len(g.Cells()); n+len(items) > e.MaxCells {

@@ -61,24 +61,21 @@ func tableKeys(dst any) []string {
 // text is a string.
 type text string
 
-func (t *text) UnmarshalTOML(v any) error {
-	s, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("wants a string, got %s", sweep.Describe(v))
-	}
-	*t = text(s)
-	return nil
-}
+func (t *text) UnmarshalTOML(v any) error { return decodeAs((*string)(t), v, "a string") }
 
 // flag is true or false.
 type flag bool
 
-func (f *flag) UnmarshalTOML(v any) error {
-	b, ok := v.(bool)
+func (f *flag) UnmarshalTOML(v any) error { return decodeAs((*bool)(f), v, "true or false") }
+
+// decodeAs stores v in dst when it has dst's type; otherwise the error says
+// what the key wants.
+func decodeAs[T any](dst *T, v any, want string) error {
+	x, ok := v.(T)
 	if !ok {
-		return fmt.Errorf("wants true or false, got %s", sweep.Describe(v))
+		return fmt.Errorf("wants %s, got %s", want, sweep.Describe(v))
 	}
-	*f = flag(b)
+	*dst = x
 	return nil
 }
 
@@ -100,6 +97,19 @@ func (n *nonNegative) UnmarshalTOML(v any) error {
 	}
 	*n = nonNegative(x)
 	return nil
+}
+
+// tablesAt reads the list of tables written at key, nil when there is
+// none; want says what its entries are, for the message.
+func (e *Experiment) tablesAt(key string, v any, want string) ([]map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	items, ok := sweep.Tables(v)
+	if !ok {
+		return nil, e.errorf(key, "wants %s, got %s", want, sweep.Describe(v))
+	}
+	return items, nil
 }
 
 func join(a, b string) string {

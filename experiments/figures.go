@@ -28,12 +28,9 @@ type figureTable struct {
 // readFigures reads the [[figure]] entries. What each kind of figure needs
 // of its keys is the figures' own business: CheckFigures asks them.
 func (e *Experiment) readFigures(v any) error {
-	if v == nil {
-		return nil
-	}
-	items, ok := sweep.Tables(v)
-	if !ok {
-		return e.errorf("figure", "wants [[figure]] entries, got %s", sweep.Describe(v))
+	items, err := e.tablesAt("figure", v, "[[figure]] entries")
+	if err != nil {
+		return err
 	}
 	for i, m := range items {
 		key := fmt.Sprintf("figure.%d", i)
@@ -46,7 +43,6 @@ func (e *Experiment) readFigures(v any) error {
 			X: string(t.X), Y: string(t.Y), Panel: string(t.Panel), Line: string(t.Line),
 			Metric: string(t.Metric), RuleOfThumb: bool(t.RuleOfThumb),
 		}
-		var err error
 		if t.Only != nil {
 			if f.Select.Only, err = e.figureOnly(key+".only", t.Only); err != nil {
 				return err

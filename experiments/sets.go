@@ -10,12 +10,9 @@ import (
 // readPolicies reads the [[policy]] entries: named sets of scenario keys
 // that form the grid axis "policy".
 func (e *Experiment) readPolicies(v any) ([]sweep.Set, error) {
-	if v == nil {
-		return nil, nil
-	}
-	items, ok := sweep.Tables(v)
-	if !ok {
-		return nil, e.errorf("policy", "wants [[policy]] entries, each with a name and scenario keys, got %s", sweep.Describe(v))
+	items, err := e.tablesAt("policy", v, "[[policy]] entries, each with a name and scenario keys")
+	if err != nil || items == nil {
+		return nil, err
 	}
 	return e.namedSets("policy", items)
 }

@@ -184,17 +184,20 @@ func TestCellError(t *testing.T) {
 // many workers ran them.
 func TestRunIndependentOfWorkers(t *testing.T) {
 	g := small(t)
-	one, err := sweep.Run(context.Background(), g.Cells(), 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	four, err := sweep.Run(context.Background(), g.Cells(), 4, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one, four := run(t, g.Cells(), 1), run(t, g.Cells(), 4)
 	if !reflect.DeepEqual(metrics(one), metrics(four)) {
 		t.Error("results differ between 1 and 4 workers")
 	}
+}
+
+// run runs the cells on workers goroutines.
+func run(t *testing.T, cells []sweep.Cell, workers int) []model.Result {
+	t.Helper()
+	res, err := sweep.Run(context.Background(), cells, workers, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func metrics(rs []model.Result) []string {
@@ -233,14 +236,7 @@ func TestReplicatesIndependentOfWorkers(t *testing.T) {
 	if err := g.Expand(); err != nil {
 		t.Fatal(err)
 	}
-	one, err := sweep.Run(context.Background(), g.Cells(), 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	two, err := sweep.Run(context.Background(), g.Cells(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one, two := run(t, g.Cells(), 1), run(t, g.Cells(), 2)
 	for i := range one {
 		if one[i].Metrics.String() != two[i].Metrics.String() || one[i].SD.String() != two[i].SD.String() {
 			t.Errorf("cell %d differs between 1 and 2 workers", i)
