@@ -12,7 +12,8 @@ import (
 
 // FuzzLoad feeds the loader arbitrary files and -set flags. It must never
 // panic; every failure must be one *Error line naming the file; every
-// success must give cells whose scenarios pass model.Check.
+// success must give cells whose scenarios pass model.Check, each with its
+// plan.
 //
 //	go test ./experiments -run '^$' -fuzz FuzzLoad -fuzztime 1m
 func FuzzLoad(f *testing.F) {
@@ -47,13 +48,17 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		if len(e.Cells()) < e.Size() || len(e.Cells()) > e.MaxCells {
-			t.Fatalf("%d cells for a grid of %d (max %d)", len(e.Cells()), e.Size(), e.MaxCells)
+		cells := e.Grid.Cells()
+		if len(cells) < e.Grid.Size() || len(cells) > e.MaxCells {
+			t.Fatalf("%d cells for a grid of %d (max %d)", len(cells), e.Grid.Size(), e.MaxCells)
 		}
-		for _, c := range e.Cells() {
+		for _, c := range cells {
 			sc := c.Scenario
 			if err := model.Check(&sc); err != nil {
 				t.Fatalf("cell %s passed loading but not model.Check: %v", c.Label(), err)
+			}
+			if c.Plan == nil {
+				t.Fatalf("cell %s has no plan", c.Label())
 			}
 		}
 	})

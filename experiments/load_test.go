@@ -1,11 +1,9 @@
 package experiments
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +45,7 @@ func mustParse(t *testing.T, src string, sets ...string) *Experiment {
 
 func TestGridOrderAndOverrides(t *testing.T) {
 	e := mustParse(t, small)
-	cells := e.Cells()
+	cells := e.Grid.Cells()
 	if len(cells) != 2*2*3 {
 		t.Fatalf("%d cells, want 12", len(cells))
 	}
@@ -67,8 +65,8 @@ func TestGridOrderAndOverrides(t *testing.T) {
 	if cells[0].Scenario.Budget.Kind != "none" {
 		t.Errorf("policy 'none' got budget %+v: policies leak into each other", cells[0].Scenario.Budget)
 	}
-	if e.Base.Fault[0].Length != model.Duration(5*time.Second) {
-		t.Errorf("the base scenario changed: %v", e.Base.Fault[0].Length)
+	if e.Grid.Base.Fault[0].Length != model.Duration(5*time.Second) {
+		t.Errorf("the base scenario changed: %v", e.Grid.Base.Fault[0].Length)
 	}
 }
 
@@ -76,21 +74,21 @@ func TestSeedsDependOnParametersOnly(t *testing.T) {
 	a := mustParse(t, small)
 	b := mustParse(t, strings.Replace(small, "load = [60, 80]", "load = [60, 70, 80]", 1))
 	seeds := map[string]uint64{}
-	for _, c := range a.Cells() {
+	for _, c := range a.Grid.Cells() {
 		seeds[c.Label()] = c.Seed
 	}
 	distinct := map[uint64]bool{}
-	for _, c := range b.Cells() {
+	for _, c := range b.Grid.Cells() {
 		distinct[c.Seed] = true
 		if s, ok := seeds[c.Label()]; ok && s != c.Seed {
 			t.Errorf("%s: seed changed when another load was added", c.Label())
 		}
 	}
-	if len(distinct) != len(b.Cells()) {
-		t.Errorf("%d distinct seeds for %d cells", len(distinct), len(b.Cells()))
+	if len(distinct) != len(b.Grid.Cells()) {
+		t.Errorf("%d distinct seeds for %d cells", len(distinct), len(b.Grid.Cells()))
 	}
 	same := mustParse(t, "same_seed = true\nseed = 20260802\n"+small[strings.Index(small, "[scenario]"):])
-	for _, c := range same.Cells() {
+	for _, c := range same.Grid.Cells() {
 		if c.Seed != 20260802 {
 			t.Fatalf("same_seed: cell %s has seed %d", c.Label(), c.Seed)
 		}
@@ -99,13 +97,13 @@ func TestSeedsDependOnParametersOnly(t *testing.T) {
 
 func TestSet(t *testing.T) {
 	e := mustParse(t, small, "grid.load=90", "scenario.dependency.capacity=120", "grid.policy=[\"many\"]", "seed=9", "duration=1m")
-	cells := e.Cells()
+	cells := e.Grid.Cells()
 	if len(cells) != 3 {
 		t.Fatalf("%d cells, want 3 (one load, one policy, three blips)", len(cells))
 	}
 	sc := cells[0].Scenario
-	if sc.Load != 90 || sc.Dependency.Capacity != 120 || sc.FlatAttempts() != 27 || e.Seed != 9 || sc.Duration != model.Duration(time.Minute) {
-		t.Errorf("overrides not applied: load %v capacity %v attempts %d seed %d duration %v", sc.Load, sc.Dependency.Capacity, sc.FlatAttempts(), e.Seed, sc.Duration)
+	if sc.Load != 90 || sc.Dependency.Capacity != 120 || sc.FlatAttempts() != 27 || e.Grid.Seed != 9 || sc.Duration != model.Duration(time.Minute) {
+		t.Errorf("overrides not applied: load %v capacity %v attempts %d seed %d duration %v", sc.Load, sc.Dependency.Capacity, sc.FlatAttempts(), e.Grid.Seed, sc.Duration)
 	}
 }
 
@@ -117,7 +115,7 @@ load = { from = 50, to = 95, step = 5 }
 "dependency.queue_limit" = [0, 500]
 `)
 	texts := func(name string) string {
-		a, _ := e.Axis(name)
+		a, _ := e.Grid.Axis(name)
 		var s []string
 		for _, v := range a.Values {
 			s = append(s, v.Text)
@@ -160,7 +158,6 @@ func TestBadInput(t *testing.T) {
 		{"queue engine jitter", "[scenario]\nlayer = [{ attempts = 3, backoff = { kind = \"exponential\", base = \"1s\", jitter = \"full\" } }]\n", nil, []string{"x.toml:2:", "jitter", "stochastic"}},
 		{"set bad", "", []string{"scenario.load=-3"}, []string{"-set scenario.load", "≥ 0"}},
 		{"set malformed", "", []string{"load"}, []string{"PATH=VALUE"}},
-		{"figure axis", "[grid]\nload = [1, 2]\n[[figure]]\nkind = \"phase\"\nx = \"load\"\ny = \"blip\"\n", nil, []string{"x.toml:6:", "figure.0.y", "not a grid axis"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("x.toml", []byte(c.src), c.sets)
@@ -193,76 +190,6 @@ func TestCommittedExperimentsLoad(t *testing.T) {
 	}
 }
 
-// TestRunIndependentOfWorkers: the pool writes results by index, so the
-// numbers do not depend on how many workers ran them.
-func TestRunIndependentOfWorkers(t *testing.T) {
-	e := mustParse(t, small)
-	one, err := Run(context.Background(), e, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	four, err := Run(context.Background(), e, 4, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(metrics(one), metrics(four)) {
-		t.Error("results differ between -j 1 and -j 4")
-	}
-}
-
-func metrics(rs []model.Result) []string {
-	var out []string
-	for _, r := range rs {
-		out = append(out, r.Metrics.String())
-	}
-	return out
-}
-
-func TestRunCancelled(t *testing.T) {
-	e := mustParse(t, small)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := Run(ctx, e, 2, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("got %v, want context.Canceled", err)
-	}
-}
-
-// TestReplicatesIndependentOfWorkers: a stochastic experiment with
-// replicates gives the same means and spreads whatever the pool size.
-func TestReplicatesIndependentOfWorkers(t *testing.T) {
-	e := mustParse(t, `
-engine = "stochastic"
-seed = 3
-[scenario]
-tick = "10ms"
-duration = "30s"
-load = 40
-arrivals = "poisson"
-replicates = 6
-dependency.capacity = 60
-layer = [{ attempts = 4, timeout = "500ms", backoff = { kind = "exponential", base = "100ms", jitter = "full" } }]
-fault = [{ kind = "outage", start = "10s", length = "2s" }]
-[grid]
-load = [30, 40, 50]
-`)
-	one, err := Run(context.Background(), e, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	two, err := Run(context.Background(), e, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range one {
-		if one[i].Metrics.String() != two[i].Metrics.String() || one[i].SD.String() != two[i].SD.String() {
-			t.Errorf("cell %d differs between -j 1 and -j 2", i)
-		}
-		if one[i].Replicates != 6 || one[i].SD.Calls == 0 {
-			t.Errorf("cell %d: %d replicates, calls sd %v: want 6 runs with a spread", i, one[i].Replicates, one[i].SD.Calls)
-		}
-	}
-}
-
 const namedAxes = `
 [scenario]
 duration = "2m"
@@ -290,9 +217,9 @@ attempts = 3
 
 func TestNamedAxesExtraCellsAndFindings(t *testing.T) {
 	e := mustParse(t, "findings = [\"calls {calls[busy; 9]} of {requests[busy; 9]}, {wasted[spike; 3]pct}; {{literal}}\"]\n"+namedAxes)
-	cells := e.Cells()
-	if len(cells) != 6 || e.Size() != 4 {
-		t.Fatalf("%d cells (grid %d), want 4 + 2", len(cells), e.Size())
+	cells := e.Grid.Cells()
+	if len(cells) != 6 || e.Grid.Size() != 4 {
+		t.Fatalf("%d cells (grid %d), want 4 + 2", len(cells), e.Grid.Size())
 	}
 	if sc := cells[4].Scenario; cells[4].Label() != "profile=busy, attempts=9" || sc.Load != 90 || sc.FlatAttempts() != 9 {
 		t.Errorf("extra cell 4: %s load %v attempts %d", cells[4].Label(), sc.Load, sc.FlatAttempts())
@@ -352,8 +279,8 @@ only = { attempts = [3] }
 `)
 	f := e.Figures[0]
 	var in []string
-	for _, c := range e.Cells() {
-		if f.InRange(&c) {
+	for _, c := range e.Grid.Cells() {
+		if f.Select.Holds(&c) {
 			in = append(in, c.Label())
 		}
 	}
@@ -362,5 +289,56 @@ only = { attempts = [3] }
 	}
 	if _, err := Parse("x.toml", []byte(namedAxes+"\n[[figure]]\nkind = \"bars\"\nx = \"profile\"\nonly = { attempts = [4] }\n"), nil); err == nil || !strings.Contains(err.Error(), "not a value of axis attempts") {
 		t.Errorf("only with a missing value: %v", err)
+	}
+}
+
+// -set reaches the entries of a list of tables by index whether the file
+// writes the list inline (layer = [{ ... }]) or as [[...]] tables; the
+// index one past the end adds an entry.
+func TestSetListEntries(t *testing.T) {
+	for name, src := range map[string]string{
+		"inline": "[scenario]\nlayer = [{ timeout = \"1s\" }]\nfault = [{ kind = \"outage\", start = \"60s\", length = \"30s\" }]\n",
+		"tables": "[[scenario.layer]]\ntimeout = \"1s\"\n[[scenario.fault]]\nkind = \"outage\"\nstart = \"60s\"\nlength = \"30s\"\n",
+	} {
+		e := mustParse(t, src, "scenario.layer.0.timeout=2s", "fault.0.start=30s", "scenario.layer.1.attempts=3", "layer.2={ attempts = 5 }")
+		sc := e.Grid.Cells()[0].Scenario
+		if len(sc.Layer) != 3 || sc.Layer[0].Timeout != model.Seconds(2) || sc.Layer[1].Attempts != 3 || sc.Layer[1].Timeout != model.DefaultLayer().Timeout || sc.Layer[2].Attempts != 5 {
+			t.Errorf("%s: layers %+v", name, sc.Layer)
+		}
+		if len(sc.Fault) != 1 || sc.Fault[0].Start != model.Seconds(30) || sc.Fault[0].Length != model.Seconds(30) {
+			t.Errorf("%s: faults %+v", name, sc.Fault)
+		}
+		for _, c := range []struct{ set, want string }{
+			{"scenario.layer.3.timeout=2s", "x.toml: -set scenario.layer.3.timeout: scenario.layer has entries 0..0; name one of them, or 1 to add one"},
+			{"scenario.layer.first.timeout=2s", "scenario.layer has entries 0..0"},
+			{"scenario.layer.0.timeout.x=2s", "-set scenario.layer.0.timeout.x: scenario.layer.0.timeout is a single value, not a table"},
+			{"scenario.layer.0.timeout=fast", "-set scenario.layer.0.timeout: \"fast\" is not a duration"},
+			{"scenario.layer.0=3", "-set scenario.layer.0: an entry of scenario.layer is a table; give it as { key = value, ... }"},
+		} {
+			_, err := Parse("x.toml", []byte(src), []string{c.set})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: -set %s: got %v, want %q", name, c.set, err, c.want)
+			}
+		}
+	}
+	_, err := Parse("x.toml", []byte("[grid]\nload = [50, 60]\n"), []string{"grid.load.0=55"})
+	if err == nil || !strings.Contains(err.Error(), "-set grid.load.0: grid.load is a list of values; set it whole, as -set grid.load=[...]") {
+		t.Errorf("-set into a list of values: %v", err)
+	}
+}
+
+// Every committed experiment takes a -set on its first layer and its first
+// fault.
+func TestSetCommittedExperiments(t *testing.T) {
+	files, _ := filepath.Glob("*.toml")
+	for _, f := range files {
+		e, err := Load(f, []string{"scenario.layer.0.timeout=2s", "scenario.fault.0.start=30s"})
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if b := e.Grid.Base; b.Layer[0].Timeout != model.Seconds(2) || b.Fault[0].Start != model.Seconds(30) {
+			t.Errorf("%s: layer 0 timeout %v, fault 0 start %v", f, b.Layer[0].Timeout, b.Fault[0].Start)
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -234,7 +234,7 @@ only = { "backoff.cap" = "2s" }
 // open from closed loops.
 func TestRenderUneven(t *testing.T) {
 	e := parse(t, unevenTOML)
-	figs, err := Render(e, run(t, e, 4))
+	figs, err := Render(e.Grid, run(t, e, 4), e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,10 +258,15 @@ func TestRenderUneven(t *testing.T) {
 }
 
 func TestFacts(t *testing.T) {
-	cell := func(f func(sc *model.Scenario)) experiments.Cell {
+	cell := func(f func(sc *model.Scenario)) sweep.Cell {
 		sc := model.Default()
+		sc.Engine = "stochastic" // it models a closed loop
 		f(&sc)
-		return experiments.Cell{Scenario: sc}
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sweep.Cell{Scenario: sc, Plan: p}
 	}
 	open := func(sc *model.Scenario) { sc.Load = 40 }
 	closed := func(sc *model.Scenario) {
@@ -276,12 +281,12 @@ func TestFacts(t *testing.T) {
 		return ""
 	}
 	for _, c := range []struct {
-		cells []experiments.Cell
+		cells []sweep.Cell
 		want  string
 	}{
-		{[]experiments.Cell{cell(open)}, "load 40 requests/s"},
-		{[]experiments.Cell{cell(closed)}, "50 clients thinking 1.25s (closed loop)"},
-		{[]experiments.Cell{cell(open), cell(closed)}, "load 40 requests/s (open) or 50 clients thinking 1.25s (closed)"},
+		{[]sweep.Cell{cell(open)}, "load 40 requests/s"},
+		{[]sweep.Cell{cell(closed)}, "50 clients thinking 1.25s (closed loop)"},
+		{[]sweep.Cell{cell(open), cell(closed)}, "load 40 requests/s (open) or 50 clients thinking 1.25s (closed)"},
 	} {
 		fs := facts(c.cells)
 		if got := fs[2]; got != c.want {
@@ -303,13 +308,13 @@ func TestFacts(t *testing.T) {
 		sc.Fault = []model.Fault{{Kind: "outage", Start: model.Seconds(5), Length: model.Seconds(30)}}
 	})
 	for _, c := range []struct {
-		cells []experiments.Cell
+		cells []sweep.Cell
 		want  string
 	}{
-		{[]experiments.Cell{none}, "no fault"},
-		{[]experiments.Cell{outage, outage30}, "outage at 5s for 1s or 30s"},
-		{[]experiments.Cell{outage, degradation}, "outage at 5s for 1s or degradation to 100 calls/s at 5s for 10s"},
-		{[]experiments.Cell{none, outage, degradation, outage30}, "no fault, outage at 5s for 1s or 30s, or degradation to 100 calls/s at 5s for 10s"},
+		{[]sweep.Cell{none}, "no fault"},
+		{[]sweep.Cell{outage, outage30}, "outage at 5s for 1s or 30s"},
+		{[]sweep.Cell{outage, degradation}, "outage at 5s for 1s or degradation to 100 calls/s at 5s for 10s"},
+		{[]sweep.Cell{none, outage, degradation, outage30}, "no fault, outage at 5s for 1s or 30s, or degradation to 100 calls/s at 5s for 10s"},
 	} {
 		if got := find(facts(c.cells), c.want); got != c.want {
 			t.Errorf("faults: %q, want %q", facts(c.cells), c.want)
@@ -339,7 +344,7 @@ kind = "lines"
 x = "load"
 line = "budget"
 `)
-	figs, err := Render(e, run(t, e, 4))
+	figs, err := Render(e.Grid, run(t, e, 4), e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +377,7 @@ x = "load"
 y = "blip"
 rule_of_thumb = true
 `)
-	figs, err := Render(e, run(t, e, 4))
+	figs, err := Render(e.Grid, run(t, e, 4), e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -36,7 +37,21 @@ const (
 // reaches a band at the top; replicated results are means with an error bar
 // of one standard deviation; few bars carry their values. The axis of a
 // share (0 to 1) has no ticks above 1, where only the labels have room.
-func bars(d *data, f experiments.Figure) (figure, error) {
+type bars struct{}
+
+func (bars) name() string { return "bars" }
+
+func (bars) roles() []role { return []role{{key: "x", required: true}, {key: "line"}, {key: "panel"}} }
+
+// cells are every cell, the ones beside the product too: their values
+// become categories of their own.
+func (bars) cells(g *sweep.Grid) []sweep.Cell { return g.Cells() }
+
+func (bars) defaultName(f *spec.Figure) string { return joinNonEmpty("bars", f.X, f.Y) }
+
+func (bars) findings(*data, *spec.Figure) []string { return nil }
+
+func (bars) draw(d *data, f *spec.Figure) (figure, error) {
 	ch, err := newBarChart(d, f)
 	if err != nil {
 		return figure{}, err
@@ -124,7 +139,7 @@ type bar struct {
 // Panel axes. Values missing from the grid's axes (cells beside the grid)
 // become extra categories; two cells that would be the same bar are an
 // error.
-func newBarChart(d *data, f experiments.Figure) (*barChart, error) {
+func newBarChart(d *data, f *spec.Figure) (*barChart, error) {
 	ch := &barChart{}
 	var err error
 	if ch.xo, err = d.categories(f.X); err != nil {
@@ -217,7 +232,7 @@ func (ch *barChart) neverDoc() string {
 
 // sameBar is the error for two cells that would be drawn as one bar: it
 // names the axes, not drawn, on which they differ.
-func sameBar(a, b *experiments.Cell, drawn ...string) error {
+func sameBar(a, b *sweep.Cell, drawn ...string) error {
 	var differ []string
 	for _, p := range a.Params {
 		if v, _ := b.Get(p.Axis); v.Text != p.Text && !slices.Contains(drawn, p.Axis) {
@@ -492,7 +507,7 @@ type barLayout struct {
 // layout estimates a panel's data area in rows × cols tiles of c: its
 // tile less the y axis, the panel title and the x axis; it sizes the
 // category names and the value labels.
-func (ch *barChart) layout(f experiments.Figure, c draw.Canvas, rows, cols int) barLayout {
+func (ch *barChart) layout(f *spec.Figure, c draw.Canvas, rows, cols int) barLayout {
 	l := barLayout{rows: rows, cols: cols}
 	tile := panelTiles(rows, cols).At(c, 0, 0)
 	l.catW = (tile.Max.X - tile.Min.X - 1.0*vg.Inch) / vg.Length(len(ch.xo.values))
@@ -515,7 +530,7 @@ func (ch *barChart) layout(f experiments.Figure, c draw.Canvas, rows, cols int) 
 
 // panelPlots builds one plot per panel for the canvas c the panels will be
 // tiled in, and returns them with the tiling.
-func (ch *barChart) panelPlots(d *data, f experiments.Figure, c draw.Canvas) ([]*plot.Plot, int, int) {
+func (ch *barChart) panelPlots(d *data, f *spec.Figure, c draw.Canvas) ([]*plot.Plot, int, int) {
 	nx, nl := len(ch.xo.values), len(ch.lo.values)
 	rows, cols := tiling(len(ch.panels))
 	lay := ch.layout(f, c, rows, cols)

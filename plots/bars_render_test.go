@@ -85,7 +85,7 @@ func TestWriteBarSamples(t *testing.T) {
 	write := func(name, src string, sets []string, figures string) {
 		t.Helper()
 		e, res := runSample(t, name+".toml", []byte(src+figures), sets)
-		figs, err := Render(e, res)
+		figs, err := Render(e.Grid, res, e.Figures)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,14 +180,14 @@ metric = "peak_queue"
 `)
 	// Hand-made replicates: a spread, part recovered, none recovered.
 	e := parse(t, barsFigure("recovery_s"))
-	res := make([]model.Result, len(e.Cells()))
+	res := make([]model.Result, len(e.Grid.Cells()))
 	for i := range res {
 		res[i] = model.Result{Metrics: model.Metrics{Recovered: true, RecoveryS: 20 + 10*float64(i)},
 			SD: model.Metrics{RecoveryS: 4}, Replicates: 5, RecoveredShare: 1}
 	}
 	res[1].Recovered, res[1].RecoveredShare = false, 0.6
 	res[3].Recovered, res[3].RecoveredShare, res[3].RecoveryS, res[3].SD.RecoveryS = false, 0, math.NaN(), math.NaN()
-	figs, err := Render(e, res)
+	figs, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -43,9 +44,9 @@ func barsFigure(metric string) string {
 }
 
 // chartOf groups the results into bars for the experiment's first figure.
-func chartOf(t *testing.T, e *experiments.Experiment, cells []experiments.Cell, res []model.Result) *barChart {
+func chartOf(t *testing.T, e *experiments.Experiment, cells []sweep.Cell, res []model.Result) *barChart {
 	t.Helper()
-	ch, err := newBarChart(&data{e: e, cells: cells, results: res}, e.Figures[0])
+	ch, err := newBarChart(&data{g: e.Grid, cells: cells, results: res}, &e.Figures[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,18 +76,18 @@ func neverPixels(t *testing.T, b []byte) int {
 // labelled, and said so in the legend and caption: not a missing bar.
 func TestBarsNever(t *testing.T) {
 	e := parse(t, barsFigure("recovery_s"))
-	res := make([]model.Result, len(e.Cells()))
+	res := make([]model.Result, len(e.Grid.Cells()))
 	for i := range res {
 		res[i] = model.Result{Metrics: model.Metrics{Recovered: true, RecoveryS: float64(10 * (i + 1))}, Replicates: 1, RecoveredShare: 1}
 	}
-	clean, err := Render(e, res)
+	clean, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The 27-attempt policy never recovers after the 30 s blip.
 	last := len(res) - 1
 	res[last].Recovered, res[last].RecoveryS, res[last].RecoveredShare = false, math.NaN(), 0
-	ch := chartOf(t, e, e.Cells(), res)
+	ch := chartOf(t, e, e.Grid.Cells(), res)
 	if !ch.never {
 		t.Fatal("the chart does not know a bar has no value")
 	}
@@ -106,7 +107,7 @@ func TestBarsNever(t *testing.T) {
 		t.Errorf("range %+v: want values below hi, a band above them and never bars ending in it", yr)
 	}
 
-	figs, err := Render(e, res)
+	figs, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestBarsNever(t *testing.T) {
 // part says how many did.
 func TestBarsErrorBars(t *testing.T) {
 	e := parse(t, barsFigure("peak_calls"))
-	res := make([]model.Result, len(e.Cells()))
+	res := make([]model.Result, len(e.Grid.Cells()))
 	for i := range res {
 		res[i] = model.Result{
 			Metrics:        model.Metrics{Recovered: true, RecoveryS: 20, PeakCalls: 100 * float64(i+1), Calls: 1000, Requests: 500},
@@ -140,7 +141,7 @@ func TestBarsErrorBars(t *testing.T) {
 			RecoveredShare: 1,
 		}
 	}
-	ch := chartOf(t, e, e.Cells(), res)
+	ch := chartOf(t, e, e.Grid.Cells(), res)
 	if !ch.replicated || !ch.spread {
 		t.Fatalf("replicated %v, spread %v; want both", ch.replicated, ch.spread)
 	}
@@ -153,7 +154,7 @@ func TestBarsErrorBars(t *testing.T) {
 	if yr := ch.newBarRange(0, 3*vg.Inch); yr.hi < 440 {
 		t.Errorf("axis ends at %v, below the top error bar at 440", yr.hi)
 	}
-	figs, err := Render(e, res)
+	figs, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +164,11 @@ func TestBarsErrorBars(t *testing.T) {
 
 	// Amplification has no spread: means, no error bars.
 	e = parse(t, barsFigure("amplification"))
-	ch = chartOf(t, e, e.Cells(), res)
+	ch = chartOf(t, e, e.Grid.Cells(), res)
 	if !ch.replicated || ch.spread || !math.IsNaN(ch.panels[0][0].sd) || ch.panels[0][0].label != "2.00" {
 		t.Errorf("amplification: replicated %v, spread %v, first bar %+v", ch.replicated, ch.spread, ch.panels[0][0])
 	}
-	figs, err = Render(e, res)
+	figs, err = Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestBarsErrorBars(t *testing.T) {
 	e = parse(t, barsFigure("recovery_s"))
 	res[1].Recovered, res[1].RecoveredShare = false, 0.6
 	res[3].Recovered, res[3].RecoveredShare, res[3].RecoveryS, res[3].SD.RecoveryS = false, 0, math.NaN(), math.NaN()
-	ch = chartOf(t, e, e.Cells(), res)
+	ch = chartOf(t, e, e.Grid.Cells(), res)
 	bs := ch.panels[0]
 	if bs[1].label != "20s (3/5)" || bs[1].sd != 4 || !ch.partial {
 		t.Errorf("partly recovered bar: %+v, partial %v", bs[1], ch.partial)
@@ -187,7 +188,7 @@ func TestBarsErrorBars(t *testing.T) {
 	if !math.IsNaN(bs[3].v) || !math.IsNaN(bs[3].sd) || ch.neverDoc() != "no replicate recovers" {
 		t.Errorf("bar of no recovery: %+v, %q", bs[3], ch.neverDoc())
 	}
-	if _, err := Render(e, res); err != nil {
+	if _, err := Render(e.Grid, res, e.Figures); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -198,7 +199,7 @@ func TestBarsDeterministic(t *testing.T) {
 	var figs [2][]Figure
 	for i, workers := range []int{1, 8} {
 		e := parse(t, src)
-		f, err := Render(e, run(t, e, workers))
+		f, err := Render(e.Grid, run(t, e, workers), e.Figures)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,13 +223,13 @@ func TestBarsDeterministic(t *testing.T) {
 // that would be the same bar are an error naming the axis they differ in.
 func TestBarsExtraCells(t *testing.T) {
 	e := parse(t, barsFigure("peak_queue"))
-	cells := slices.Clone(e.Cells())
+	cells := slices.Clone(e.Grid.Cells())
 	res := run(t, e, 4)
-	extra := func(c experiments.Cell, axis, text string) experiments.Cell {
+	extra := func(c sweep.Cell, axis, text string) sweep.Cell {
 		c.Params = slices.Clone(c.Params)
 		for i := range c.Params {
 			if c.Params[i].Axis == axis {
-				c.Params[i].Value = experiments.Value{Text: text, Raw: text}
+				c.Params[i].Value = sweep.Value{Text: text, Raw: text}
 			}
 		}
 		return c
@@ -256,8 +257,8 @@ func TestBarsExtraCells(t *testing.T) {
 	if n := len(ch.panels[0]); n != 7 {
 		t.Errorf("%d bars, want 7", n)
 	}
-	d := &data{e: e, cells: cells, results: res}
-	fig, err := bars(d, e.Figures[0])
+	d := &data{g: e.Grid, cells: cells, results: res}
+	fig, err := bars{}.draw(d, &e.Figures[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,10 +269,10 @@ func TestBarsExtraCells(t *testing.T) {
 	// A copy of a grid cell that differs only in an axis the figure does
 	// not draw collides with it.
 	dup := cells[0]
-	dup.Params = append(slices.Clone(dup.Params), experiments.Param{Axis: "load", Value: experiments.Value{Text: "90"}})
-	cells[1].Params = append(slices.Clone(cells[1].Params), experiments.Param{Axis: "load", Value: experiments.Value{Text: "70"}})
-	cells[0].Params = append(slices.Clone(cells[0].Params), experiments.Param{Axis: "load", Value: experiments.Value{Text: "70"}})
-	_, err = newBarChart(&data{e: e, cells: append(cells, dup), results: append(res, res[0])}, e.Figures[0])
+	dup.Params = append(slices.Clone(dup.Params), sweep.Param{Axis: "load", Value: sweep.Value{Text: "90"}})
+	cells[1].Params = append(slices.Clone(cells[1].Params), sweep.Param{Axis: "load", Value: sweep.Value{Text: "70"}})
+	cells[0].Params = append(slices.Clone(cells[0].Params), sweep.Param{Axis: "load", Value: sweep.Value{Text: "70"}})
+	_, err = newBarChart(&data{g: e.Grid, cells: append(cells, dup), results: append(res, res[0])}, &e.Figures[0])
 	if err == nil || !strings.Contains(err.Error(), "load (70 and 90)") {
 		t.Errorf("got %v, want an error naming load (70 and 90)", err)
 	}
@@ -280,13 +281,13 @@ func TestBarsExtraCells(t *testing.T) {
 // An axis with several values the figure does not draw is an error naming it.
 func TestBarsErrors(t *testing.T) {
 	e := parse(t, strings.Replace(barsFigure("failed"), "line = \"blip\"\n", "", 1))
-	_, err := Render(e, run(t, e, 4))
+	_, err := Render(e.Grid, run(t, e, 4), e.Figures)
 	if err == nil || !strings.Contains(err.Error(), "blip (2 values)") {
 		t.Errorf("got %v, want an error naming blip (2 values)", err)
 	}
 	// With the blip as panels instead, it renders.
 	e = parse(t, strings.Replace(barsFigure("failed"), "line = \"blip\"", "panel = \"blip\"", 1))
-	if _, err := Render(e, run(t, e, 4)); err != nil {
+	if _, err := Render(e.Grid, run(t, e, 4), e.Figures); err != nil {
 		t.Error(err)
 	}
 }
@@ -338,7 +339,7 @@ func TestValueText(t *testing.T) {
 func TestCategoryTicks(t *testing.T) {
 	o := axisOrder{name: "policy"}
 	for _, n := range []string{"no retries", "gateway only (3)", "three layers (3x3x3) + 10% per-tick budget"} {
-		o.values = append(o.values, experiments.Value{Text: n})
+		o.values = append(o.values, sweep.Value{Text: n})
 	}
 	w := 1.3 * vg.Inch
 	ticks, sty, lines := categoryTicks(o, w)
@@ -352,7 +353,7 @@ func TestCategoryTicks(t *testing.T) {
 			}
 		}
 	}
-	o.values = append(o.values, experiments.Value{Text: "a-single-word-far-wider-than-its-category"})
+	o.values = append(o.values, sweep.Value{Text: "a-single-word-far-wider-than-its-category"})
 	if _, sty, _ := categoryTicks(o, w); sty.Rotation == 0 {
 		t.Error("a word wider than the category did not rotate the names")
 	}

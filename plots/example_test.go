@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/plots"
 )
 
@@ -41,11 +43,11 @@ func render(src string, sets ...string) (*experiments.Experiment, []plots.Figure
 	if err != nil {
 		log.Fatal(err)
 	}
-	results, err := experiments.Run(context.Background(), e, 4, nil)
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), 4, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	figs, err := plots.Render(e, results)
+	figs, err := plots.Render(e.Grid, results, e.Figures)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,8 +56,8 @@ func render(src string, sets ...string) (*experiments.Experiment, []plots.Figure
 
 // panels is the number of panels a figure has: one per value of its panel
 // axis.
-func panels(e *experiments.Experiment, spec experiments.Figure) int {
-	if ax, ok := e.Axis(spec.Panel); ok {
+func panels(e *experiments.Experiment, f spec.Figure) int {
+	if ax, ok := e.Grid.Axis(f.Panel); ok {
 		return len(ax.Values)
 	}
 	return 1
@@ -136,7 +138,7 @@ name = "timeseries"
 title = "Queue and offered load through a 30-second blip"
 `, "series=true")
 	series := 0
-	for _, c := range e.Cells() {
+	for _, c := range e.Grid.Cells() {
 		if c.Series {
 			series++
 		}
@@ -193,18 +195,18 @@ metric = "amplification"
 	if err != nil {
 		log.Fatal(err)
 	}
-	results, err := experiments.Run(context.Background(), e, 4, nil)
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), 4, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	figs, err := plots.Render(e, results)
+	figs, err := plots.Render(e.Grid, results, e.Figures)
 	if err != nil {
 		log.Fatal(err)
 	}
 	describe(figs[0])
 	_, more, _ := strings.Cut(figs[0].Caption, ". ")
 	fmt.Println(more)
-	for i, c := range e.Cells() {
+	for i, c := range e.Grid.Cells() {
 		fmt.Printf("%s: %.2f\n", c.Label(), results[i].Amplification())
 	}
 	// Output:

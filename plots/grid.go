@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -19,19 +19,19 @@ import (
 // "no axis": one value that every cell has.
 type axisOrder struct {
 	name   string
-	values []experiments.Value // in plotting order
-	pos    map[string]int      // value text → index in values
+	values []sweep.Value  // in plotting order
+	pos    map[string]int // value text → index in values
 }
 
 // order finds the named axis ("" for none).
 func (d *data) order(name string) (axisOrder, error) {
 	o := axisOrder{name: name, pos: map[string]int{}}
 	if name == "" {
-		o.values = []experiments.Value{{}}
+		o.values = []sweep.Value{{}}
 		o.pos[""] = 0
 		return o, nil
 	}
-	ax, ok := d.e.Axis(name)
+	ax, ok := d.g.Axis(name)
 	if !ok {
 		return o, fmt.Errorf("%q is not a grid axis", name)
 	}
@@ -93,7 +93,7 @@ func (d *data) orders(names ...string) ([]axisOrder, error) {
 }
 
 // numeric reports whether every value is a number.
-func numeric(vs []experiments.Value) bool {
+func numeric(vs []sweep.Value) bool {
 	for _, v := range vs {
 		if !v.IsNum {
 			return false
@@ -103,7 +103,7 @@ func numeric(vs []experiments.Value) bool {
 }
 
 // of is the index of the cell's value on the axis.
-func (o axisOrder) of(c *experiments.Cell) int {
+func (o axisOrder) of(c *sweep.Cell) int {
 	if o.name == "" {
 		return 0
 	}
@@ -203,7 +203,7 @@ func (p placement) ticks(o axisOrder) plot.Ticker {
 // tickText writes an axis value for a tick on an index axis: a duration
 // with its unit as the captions write it ("250ms", "1s", "60s"), a number
 // as formatNum does.
-func tickText(v experiments.Value) string {
+func tickText(v sweep.Value) string {
 	if isDuration(v) {
 		return durText(model.Duration(math.Round(v.Num * 1e9)))
 	}
@@ -228,7 +228,7 @@ func notToScale(names ...string) string {
 // figure draws, that have more than one value: a figure cannot show them.
 func (d *data) checkAxes(kind string, drawn ...string) error {
 	var extra []string
-	for _, a := range d.e.Axes {
+	for _, a := range d.g.Axes {
 		if slices.Contains(drawn, a.Name) {
 			continue
 		}
@@ -275,7 +275,7 @@ func (d *data) placedLabel(name string, p placement) string {
 		return d.axisLabel(name)
 	}
 	label, unit := d.axisUnit(name)
-	if ax, ok := d.e.Axis(name); ok && !slices.ContainsFunc(ax.Values, func(v experiments.Value) bool { return !isDuration(v) }) {
+	if ax, ok := d.g.Axis(name); ok && !slices.ContainsFunc(ax.Values, func(v sweep.Value) bool { return !isDuration(v) }) {
 		unit = ""
 	}
 	if unit != "" {
@@ -287,7 +287,7 @@ func (d *data) placedLabel(name string, p placement) string {
 // axisUnit is an axis's name in words and its unit ("" if none): "s" for
 // durations, else the unit of the scenario key it sets.
 func (d *data) axisUnit(name string) (label, unit string) {
-	ax, ok := d.e.Axis(name)
+	ax, ok := d.g.Axis(name)
 	if !ok || name == "policy" {
 		return name, ""
 	}
@@ -296,7 +296,7 @@ func (d *data) axisUnit(name string) (label, unit string) {
 		unit = "s"
 	} else if len(d.cells) > 0 {
 		path := strings.ReplaceAll(ax.Path, "*", "0")
-		for _, k := range experiments.Describe(d.cells[0].Scenario) {
+		for _, k := range sweep.Keys(d.cells[0].Scenario) {
 			if k.Path == path {
 				unit = k.Unit
 			}
@@ -338,7 +338,7 @@ func pathLabel(path string) string {
 
 // isDuration reports whether an axis value is a duration: a number written
 // with a unit ("30s", "1m").
-func isDuration(v experiments.Value) bool {
+func isDuration(v sweep.Value) bool {
 	if !v.IsNum {
 		return false
 	}
@@ -420,9 +420,9 @@ func shareMetric(m model.Metric) bool {
 
 // varying are the axes on which the cells do not all have the same value,
 // in grid order.
-func (d *data) varying(cells []experiments.Cell) []string {
+func (d *data) varying(cells []sweep.Cell) []string {
 	var out []string
-	for _, a := range d.e.Axes {
+	for _, a := range d.g.Axes {
 		seen := map[string]bool{}
 		for i := range cells {
 			v, _ := cells[i].Get(a.Name)
@@ -437,7 +437,7 @@ func (d *data) varying(cells []experiments.Cell) []string {
 
 // cellLabel names a cell by its values on the given axes: "27 attempts,
 // load 80" (a policy by its name alone).
-func cellLabel(c *experiments.Cell, axes []string) string {
+func cellLabel(c *sweep.Cell, axes []string) string {
 	var parts []string
 	for _, a := range axes {
 		v, _ := c.Get(a)
@@ -451,7 +451,7 @@ func cellLabel(c *experiments.Cell, axes []string) string {
 
 // valueLabel names one axis value: a policy by its name, a number as
 // "load 80" or "capacity 120", any other word as "backoff jitter: none".
-func valueLabel(axis string, v experiments.Value) string {
+func valueLabel(axis string, v sweep.Value) string {
 	if axis == "policy" || axis == "" {
 		return v.Text
 	}
@@ -482,54 +482,70 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// facts lists the key parameters of the cells' scenarios, each as one
-// value, or as the choices or the range the grid gives it. Open and closed
-// loops are described apart ("load 40 requests/s (open) or 50 clients
-// thinking 1.25s (closed)"), and so are cells whose faults differ in kind
-// ("no fault, outage at 5s for 1s, or degradation to 100 calls/s at 5s for
-// 10s").
-func facts(cells []experiments.Cell) []string {
+// facts lists the key parameters of the cells, each as one value, or as
+// the choices or the range the grid gives it; the timeout is the one the
+// user waits (the edge layer's), the attempts those a request may make,
+// both as the cells' plans state them. Open and closed loops are described
+// apart ("load 40 requests/s (open) or 50 clients thinking 1.25s
+// (closed)"), and so are cells whose faults differ in kind ("no fault,
+// outage at 5s for 1s, or degradation to 100 calls/s at 5s for 10s").
+func facts(cells []sweep.Cell) []string {
 	if len(cells) == 0 {
 		return nil
 	}
-	each := func(f func(sc *model.Scenario) (float64, string)) string { return eachOf(cells, f) }
-	out := []string{each(func(sc *model.Scenario) (float64, string) { return 0, sc.Engine }) + " engine"}
+	each := func(f func(sc *model.Scenario, p *model.Plan) (float64, string)) string { return eachOf(cells, f) }
+	out := []string{each(func(sc *model.Scenario, _ *model.Plan) (float64, string) { return 0, sc.Engine }) + " engine"}
 	out = append(out,
-		"capacity "+each(func(sc *model.Scenario) (float64, string) {
-			return sc.Dependency.Capacity, numText(sc.Dependency.Capacity)
+		"capacity "+each(func(_ *model.Scenario, p *model.Plan) (float64, string) {
+			return p.Capacity, numText(p.Capacity)
 		})+" calls/s",
 		loadFact(cells),
-		"timeout "+each(func(sc *model.Scenario) (float64, string) {
-			l := sc.ChainLayers()
-			return durChoice(l[len(l)-1].Timeout)
-		}),
-		each(func(sc *model.Scenario) (float64, string) {
-			return float64(sc.FlatAttempts()), strconv.Itoa(sc.FlatAttempts())
+		"timeout "+each(func(_ *model.Scenario, p *model.Plan) (float64, string) { return durChoice(p.EdgeTimeout) }),
+		each(func(_ *model.Scenario, p *model.Plan) (float64, string) {
+			return float64(p.Allowed), strconv.Itoa(p.Allowed)
 		})+" attempts per request")
-	switch q := each(func(sc *model.Scenario) (float64, string) { return 0, sc.Dependency.Queue }); q {
+	switch q := each(func(_ *model.Scenario, p *model.Plan) (float64, string) { return 0, serverText(p.Server) }); q {
 	case "fifo":
 	case "none":
 		out = append(out, "no queue (a loss server)")
+	case "latency":
+		out = append(out, "no queue: latency grows with the calls in flight")
 	default:
 		out = append(out, "queue "+q)
 	}
 	out = append(out, faultFacts(cells)...)
-	out = append(out, each(func(sc *model.Scenario) (float64, string) { return durChoice(sc.Tick) })+" ticks over "+
-		each(func(sc *model.Scenario) (float64, string) { return sc.Duration.Seconds(), sc.Duration.String() }))
-	if r := each(func(sc *model.Scenario) (float64, string) {
-		return float64(sc.Replicates), strconv.Itoa(sc.Replicates)
+	out = append(out, each(func(sc *model.Scenario, _ *model.Plan) (float64, string) { return durChoice(sc.Tick) })+" ticks over "+
+		each(func(sc *model.Scenario, _ *model.Plan) (float64, string) {
+			return sc.Duration.Seconds(), sc.Duration.String()
+		}))
+	if r := each(func(_ *model.Scenario, p *model.Plan) (float64, string) {
+		return float64(p.Replicates), strconv.Itoa(p.Replicates)
 	}); r != "1" {
 		out = append(out, r+" seeded replicates per cell")
 	}
 	return out
 }
 
+// serverText names a dependency's kind of server as the scenario key
+// dependency.queue does, and "latency" for the latency server.
+func serverText(k model.ServerKind) string {
+	switch k {
+	case model.ServerLoss:
+		return "none"
+	case model.ServerLIFO:
+		return "lifo"
+	case model.ServerLatency:
+		return "latency"
+	}
+	return "fifo"
+}
+
 // eachOf writes the distinct values of one parameter over the cells, as
 // choices does; f gives a cell's value as a number to sort by and a text.
-func eachOf(cells []experiments.Cell, f func(sc *model.Scenario) (float64, string)) string {
+func eachOf(cells []sweep.Cell, f func(sc *model.Scenario, p *model.Plan) (float64, string)) string {
 	vs := make([]choice, len(cells))
 	for i := range cells {
-		vs[i].num, vs[i].text = f(&cells[i].Scenario)
+		vs[i].num, vs[i].text = f(&cells[i].Scenario, cells[i].Plan)
 	}
 	return choices(vs)
 }
@@ -544,10 +560,10 @@ func durChoice(x model.Duration) (float64, string) { return x.Seconds(), durText
 // clients and think time of closed-loop ones (Arrivals "closed", whose
 // Load is 0 and means nothing), or both: "load 40 requests/s (open) or 50
 // clients thinking 1.25s (closed)".
-func loadFact(cells []experiments.Cell) string {
-	var open, closed []experiments.Cell
+func loadFact(cells []sweep.Cell) string {
+	var open, closed []sweep.Cell
 	for i := range cells {
-		if cells[i].Scenario.Arrivals == "closed" {
+		if cells[i].Plan.Arrivals == model.ArriveClosed {
 			closed = append(closed, cells[i])
 		} else {
 			open = append(open, cells[i])
@@ -555,15 +571,17 @@ func loadFact(cells []experiments.Cell) string {
 	}
 	var openText, closedText string
 	if len(open) > 0 {
-		openText = "load " + eachOf(open, func(sc *model.Scenario) (float64, string) { return sc.Load, numText(sc.Load) }) + " requests/s"
+		openText = "load " + eachOf(open, func(_ *model.Scenario, p *model.Plan) (float64, string) { return p.Load, numText(p.Load) }) + " requests/s"
 	}
 	if len(closed) > 0 {
-		n := eachOf(closed, func(sc *model.Scenario) (float64, string) { return float64(sc.Clients), strconv.Itoa(sc.Clients) })
+		n := eachOf(closed, func(sc *model.Scenario, _ *model.Plan) (float64, string) {
+			return float64(sc.Clients), strconv.Itoa(sc.Clients)
+		})
 		clients := " clients thinking "
 		if n == "1" {
 			clients = " client thinking "
 		}
-		closedText = n + clients + eachOf(closed, func(sc *model.Scenario) (float64, string) { return durChoice(sc.Think) })
+		closedText = n + clients + eachOf(closed, func(sc *model.Scenario, _ *model.Plan) (float64, string) { return durChoice(sc.Think) })
 	}
 	switch {
 	case len(closed) == 0:
@@ -580,9 +598,9 @@ func loadFact(cells []experiments.Cell) string {
 // kinds, or none, get phrases of their own, in the order the cells first
 // have them, listed as whole phrases: "no fault, outage at 5s for 1s, or
 // degradation to 100 calls/s at 5s for 10s".
-func faultFacts(cells []experiments.Cell) []string {
+func faultFacts(cells []sweep.Cell) []string {
 	var keys []string
-	groups := map[string][]experiments.Cell{}
+	groups := map[string][]sweep.Cell{}
 	for i := range cells {
 		var kinds []string
 		for _, ft := range cells[i].Scenario.Fault {
@@ -620,9 +638,9 @@ func faultFacts(cells []experiments.Cell) []string {
 // faultPhrase describes the j-th fault of cells that all have a fault of
 // the same kind there: "outage at 60s for 30s", "degradation to 100
 // calls/s at 5s for 10s", "slowdown ×3 at 20s for 10s".
-func faultPhrase(cells []experiments.Cell, j int) string {
+func faultPhrase(cells []sweep.Cell, j int) string {
 	each := func(f func(ft *model.Fault) (float64, string)) string {
-		return eachOf(cells, func(sc *model.Scenario) (float64, string) { return f(&sc.Fault[j]) })
+		return eachOf(cells, func(sc *model.Scenario, _ *model.Plan) (float64, string) { return f(&sc.Fault[j]) })
 	}
 	kind := cells[0].Scenario.Fault[j].Kind
 	s := kind

@@ -4,25 +4,40 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
+	"strings"
 
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/stormlab/stormlab/experiments"
 )
 
-// lines draws a metric against the X axis, one line per value of the Line
-// axis, one panel per value of the Panel axis. Cells without a value (a
-// recovery time that never came) sit in a "never" band above the top, each
-// marked with a cross.
+// lines draws a metric against the X axis (numeric), one line per value of
+// the Line axis, one panel per value of the Panel axis, over the grid's
+// product. Cells without a value (a recovery time that never came) sit in a
+// "never" band above the top, each marked with a cross. Its findings say,
+// per line, at which X values the system recovers.
 //
 // Uneven X values (the largest gap between neighbours more than
 // unevenRatio = 3 times the smallest) are placed by index, evenly spaced
 // and labelled with the values as the grid writes them, and the axis and
 // the caption say "not to scale"; even ones stay linear.
-func lines(d *data, f experiments.Figure) (figure, error) {
+type lines struct{}
+
+func (lines) name() string { return "lines" }
+
+func (lines) roles() []role {
+	return []role{{key: "x", required: true, numeric: true}, {key: "line", required: true}, {key: "panel"}}
+}
+
+func (lines) cells(g *sweep.Grid) []sweep.Cell { return g.Product() }
+
+func (lines) defaultName(f *spec.Figure) string { return joinNonEmpty("lines", f.Metric, f.X) }
+
+func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 	o, err := d.orders(f.X, f.Line, f.Panel)
 	if err != nil {
 		return figure{}, err
@@ -294,4 +309,51 @@ func (t bandTicks) Ticks(lo, _ float64) []plot.Tick {
 		label = "never"
 	}
 	return append(niceTicks{}.Ticks(lo, t.top), plot.Tick{Value: t.band, Label: label})
+}
+
+// findings say, per line, at which X values the system recovers and at
+// which it never does.
+func (lines) findings(d *data, f *spec.Figure) []string {
+	lineAx, _ := d.g.Axis(f.Line)
+	var parts []string
+	for _, lv := range lineAx.Values {
+		type pt struct {
+			x   float64
+			rec bool
+			s   float64
+		}
+		var pts []pt
+		for i := range d.cells {
+			if v, _ := d.cells[i].Get(f.Line); v.Text != lv.Text {
+				continue
+			}
+			x, _ := d.cells[i].Get(f.X)
+			pts = append(pts, pt{x.Num, d.results[i].Recovered, d.results[i].RecoveryS})
+		}
+		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+		var rec, never []float64
+		slowest := 0.0
+		for _, p := range pts {
+			if p.rec {
+				rec = append(rec, p.x)
+				slowest = math.Max(slowest, p.s)
+			} else {
+				never = append(never, p.x)
+			}
+		}
+		name := fmt.Sprintf("%s %s", f.Line, lv.Text)
+		switch {
+		case len(never) == 0:
+			parts = append(parts, fmt.Sprintf("at %s it recovers at every %s (at most %s s after the fault)", name, f.X, Number(slowest)))
+		case len(rec) == 0:
+			parts = append(parts, fmt.Sprintf("at %s it never recovers", name))
+		default:
+			parts = append(parts, fmt.Sprintf("at %s it recovers at %s %s (at most %s s after the fault) and never at %s",
+				name, f.X, d.spans(f.X, rec), Number(slowest), d.spans(f.X, never)))
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{"Across " + f.X + ": " + strings.Join(parts, "; ") + "."}
 }

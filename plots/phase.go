@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
@@ -14,14 +16,17 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
-// phase draws the metastability phase diagram: one coloured rectangle per
-// cell over the X and Y axes, one panel per value of the Panel axis, a shared
-// colour scale, "never recovers" in its own colour, and optionally the rule
-// of thumb for naive retries.
+// phase is the metastability phase diagram: one coloured rectangle per
+// cell of the grid's product over the X and Y axes, both numeric, one panel
+// per value of the Panel axis, a shared colour scale, "never recovers" in
+// its own colour, and optionally the rule of thumb for naive retries. Its
+// findings say, per panel, where the system tips and, with the rule of
+// thumb over load, where the rule parts from the simulation.
 //
 // An axis whose values are uneven (the largest gap between neighbours more
 // than unevenRatio = 3 times the smallest, as with backoff waits of 10ms to
@@ -29,7 +34,19 @@ import (
 // the values as the grid writes them, "not to scale" on the axis and in the
 // caption. Even grids (load 50..95 step 1) stay linear. The rule of thumb
 // is computed in the axes' units and mapped through the same placement.
-func phase(d *data, f experiments.Figure) (figure, error) {
+type phase struct{}
+
+func (phase) name() string { return "phase" }
+
+func (phase) roles() []role {
+	return []role{{key: "x", required: true, numeric: true}, {key: "y", required: true, numeric: true}, {key: "panel"}}
+}
+
+func (phase) cells(g *sweep.Grid) []sweep.Cell { return g.Product() }
+
+func (phase) defaultName(f *spec.Figure) string { return joinNonEmpty("phase", f.X, f.Y) }
+
+func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 	o, err := d.orders(f.X, f.Y, f.Panel)
 	if err != nil {
 		return figure{}, err
@@ -49,10 +66,10 @@ func phase(d *data, f experiments.Figure) (figure, error) {
 	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no value).
 	nx, ny, np := len(xo.values), len(yo.values), len(po.values)
 	z := make([][][]float64, np)
-	first := make([][]*experiments.Cell, np) // panel, x → a cell in that column
+	first := make([][]*sweep.Cell, np) // panel, x → a cell in that column
 	for p := range z {
 		z[p] = make([][]float64, nx)
-		first[p] = make([]*experiments.Cell, nx)
+		first[p] = make([]*sweep.Cell, nx)
 		for x := range z[p] {
 			z[p][x] = make([]float64, ny)
 			for y := range z[p][x] {
@@ -390,30 +407,21 @@ func (cp *cellsPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return cp.xe[0], cp.xe[len(cp.xe)-1], cp.ye[0], cp.ye[len(cp.ye)-1]
 }
 
-// ruleOfThumb is the blip length at which naive retries tip a queueing
-// system: the backlog a blip leaves (load × blip) outgrows one timeout of
-// work (capacity × timeout), so every waiting request times out and is
-// retried. Capacity is the dependency's, timeout the bottom layer's.
-func ruleOfThumb(sc *model.Scenario, load float64) float64 {
-	layers := sc.ChainLayers()
-	timeout := layers[len(layers)-1].Timeout.Seconds()
-	if !(load > 0) {
-		return math.Inf(1)
-	}
-	return sc.Dependency.Capacity * timeout / load
-}
-
-// ruleCurve is the rule of thumb over a panel's x range. cells[i] is a cell
-// of column i; with xIsLoad the load is the x value (sampled finely across
-// each column), else the cell's own load.
-func ruleCurve(cells []*experiments.Cell, xs, xe []float64, xIsLoad bool) plotter.XYs {
+// ruleCurve is the rule of thumb over a panel's x range: the blip length
+// at which naive retries tip the system, the time a fault takes to build
+// the backlog of a healthy dependency, as each cell's plan states it
+// (model.Plan.RuleOfThumb). cells[i] is a cell of column i; with xIsLoad the
+// load is the x value (sampled finely across each column), else the cell's
+// own load.
+func ruleCurve(cells []*sweep.Cell, xs, xe []float64, xIsLoad bool) plotter.XYs {
 	var out plotter.XYs
 	for i, c := range cells {
 		if c == nil {
 			continue
 		}
 		if !xIsLoad {
-			out = append(out, plotter.XY{X: xs[i], Y: ruleOfThumb(&c.Scenario, c.Scenario.Load)})
+			y, _ := c.Plan.RuleOfThumb(c.Plan.Load)
+			out = append(out, plotter.XY{X: xs[i], Y: y})
 			continue
 		}
 		const steps = 16
@@ -422,7 +430,7 @@ func ruleCurve(cells []*experiments.Cell, xs, xe []float64, xIsLoad bool) plotte
 				continue // the previous column ended here
 			}
 			x := xe[i] + (xe[i+1]-xe[i])*float64(k)/steps
-			if y := ruleOfThumb(&c.Scenario, x); !math.IsInf(y, 0) {
+			if y, ok := c.Plan.RuleOfThumb(x); ok {
 				out = append(out, plotter.XY{X: x, Y: y})
 			}
 		}
@@ -519,4 +527,267 @@ func (b *colourBar) Plot(c draw.Canvas, p *plot.Plot) {
 // DataRange implements plot.DataRanger.
 func (b *colourBar) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return 0, 1, b.cm.Min(), b.cm.Max()
+}
+
+// findings describe, per panel, the boundary between recovering and
+// never-recovering cells and, with the rule of thumb over load, where the
+// rule (blip ≈ capacity × timeout / load) parts from it; a table of
+// tipping points follows. Panels of replicated cells are described by the
+// share of runs that recover.
+func (phase) findings(d *data, f *spec.Figure) []string {
+	cells, results := d.cells, d.results
+	names, groups := d.panels(f.Panel)
+	var out []string
+	for _, name := range names {
+		idx := groups[name]
+		if replicated(results, idx) {
+			out = append(out, d.shareFindings(f, name, idx))
+			continue
+		}
+		// The lowest Y that never recovers, per X.
+		tip := map[float64]float64{}
+		var xs []float64
+		ys := map[float64]bool{}
+		slowest, sx, sy := -1.0, 0.0, 0.0
+		for _, i := range idx {
+			x, _ := cells[i].Get(f.X)
+			y, _ := cells[i].Get(f.Y)
+			if _, seen := tip[x.Num]; !seen {
+				tip[x.Num] = math.Inf(1)
+				xs = append(xs, x.Num)
+			}
+			ys[y.Num] = true
+			r := &results[i]
+			if !r.Recovered && y.Num < tip[x.Num] {
+				tip[x.Num] = y.Num
+			}
+			if r.Recovered && r.RecoveryS > slowest {
+				slowest, sx, sy = r.RecoveryS, x.Num, y.Num
+			}
+		}
+		sort.Float64s(xs)
+		ylist := make([]float64, 0, len(ys))
+		for y := range ys {
+			ylist = append(ylist, y)
+		}
+		sort.Float64s(ylist)
+		label := "All cells"
+		if name != "" {
+			label = fmt.Sprintf("**%s**", name)
+		}
+		// Group the loads by the blip from which they never recover.
+		var groupsByTip []string
+		tipped := 0
+		for i := 0; i < len(xs); {
+			j := i
+			for j < len(xs) && tip[xs[j]] == tip[xs[i]] {
+				j++
+			}
+			if !math.IsInf(tip[xs[i]], 1) {
+				tipped += j - i
+				groupsByTip = append(groupsByTip, fmt.Sprintf("from %s %s at %s %s", f.Y, d.text(f.Y, tip[xs[i]]), f.X, d.spans(f.X, xs[i:j])))
+			}
+			i = j
+		}
+		if tipped == 0 {
+			s := fmt.Sprintf("%s: recovers in every cell", label)
+			if slowest >= 0 {
+				s += fmt.Sprintf("; the slowest recovery is %s s, at %s %s and %s %s", Number(slowest), f.X, d.text(f.X, sx), f.Y, d.text(f.Y, sy))
+			}
+			out = append(out, s+".")
+			continue
+		}
+		s := fmt.Sprintf("%s: never recovers %s", label, strings.Join(sample(groupsByTip, 6), ", "))
+		if tipped < len(xs) {
+			s += fmt.Sprintf("; at the other %d values of %s it recovers throughout", len(xs)-tipped, f.X)
+		}
+		s += "."
+		if f.RuleOfThumb && f.X == "load" {
+			s += " " + d.ruleComparison(f.Y, idx, xs, tip, ylist)
+		}
+		out = append(out, s)
+	}
+	if f.RuleOfThumb && f.X == "load" {
+		out = append(out, d.tippingTable(f))
+	}
+	return out
+}
+
+// tippingTable lists, for a sample of loads, the rule of thumb's blip and
+// the shortest blip that never recovers in each panel.
+func (d *data) tippingTable(f *spec.Figure) string {
+	cells, results := d.cells, d.results
+	names, groups := d.panels(f.Panel)
+	xAx, _ := d.g.Axis(f.X)
+	xs := make([]float64, 0, len(xAx.Values))
+	for _, v := range xAx.Values {
+		xs = append(xs, v.Num)
+	}
+	sort.Float64s(xs)
+	if len(xs) > 12 {
+		var picked []float64
+		for i := 0; i < 11; i++ {
+			picked = append(picked, xs[i*(len(xs)-1)/10])
+		}
+		xs = picked[:11]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Shortest %s that never recovers, by %s, beside the rule of thumb (capacity × timeout / load):\n\n| %s | rule of thumb |", f.Y, f.X, f.X)
+	for _, n := range names {
+		fmt.Fprintf(&b, " %s |", Escape(n))
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(names)) + "\n")
+	for _, x := range xs {
+		rule := "—"
+		row := ""
+		for _, n := range names {
+			tip := math.Inf(1)
+			for _, i := range groups[n] {
+				xv, _ := cells[i].Get(f.X)
+				if xv.Num != x {
+					continue
+				}
+				if r, ok := cells[i].Plan.RuleOfThumb(x); ok {
+					rule = Ratio(r) + " s"
+				}
+				if yv, _ := cells[i].Get(f.Y); !results[i].Recovered && yv.Num < tip {
+					tip = yv.Num
+				}
+			}
+			if math.IsInf(tip, 1) {
+				row += " recovers |"
+			} else {
+				row += fmt.Sprintf(" %s s |", Number(tip))
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s |%s\n", Number(x), rule, row)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// ruleComparison compares the simulated boundary with the rule of thumb.
+// The rule says the system tips once load × blip outgrows the backlog of a
+// healthy dependency, so on the grid it predicts the shortest blip above
+// that backlog / load; the comparison says at which loads the simulation
+// tips there, later or earlier.
+func (d *data) ruleComparison(yAxis string, idx []int, xs []float64, tip map[float64]float64, ys []float64) string {
+	p := d.cells[idx[0]].Plan
+	var same, later, earlier []float64
+	var laterText, earlierText []string
+	for _, x := range xs {
+		rule, ok := p.RuleOfThumb(x)
+		if !ok || math.IsInf(tip[x], 1) {
+			continue
+		}
+		pred := predictedTip(rule, ys)
+		switch {
+		case tip[x] == pred:
+			same = append(same, x)
+		case tip[x] > pred:
+			later = append(later, x)
+			laterText = append(laterText, fmt.Sprintf("%s where it predicts %s", d.text(yAxis, tip[x]), d.text(yAxis, pred)))
+		default:
+			earlier = append(earlier, x)
+			earlierText = append(earlierText, fmt.Sprintf("%s where it predicts %s", d.text(yAxis, tip[x]), d.text(yAxis, pred)))
+		}
+	}
+	var parts []string
+	if len(same) > 0 {
+		parts = append(parts, fmt.Sprintf("tips exactly where the rule of thumb predicts (the first grid blip above %s × %v / load) at load %s",
+			Number(p.Capacity), p.EdgeTimeout, d.spans("load", same)))
+	}
+	if len(later) > 0 {
+		parts = append(parts, fmt.Sprintf("tips later than the rule at load %s (e.g. %s)", d.spans("load", later), laterText[0]))
+	}
+	if len(earlier) > 0 {
+		parts = append(parts, fmt.Sprintf("tips earlier than the rule at load %s (e.g. %s)", d.spans("load", earlier), earlierText[0]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "It " + strings.Join(parts, "; it ") + "."
+}
+
+// predictedTip is the shortest grid value above the rule's threshold.
+func predictedTip(rule float64, ys []float64) float64 {
+	for _, y := range ys {
+		if y > rule+1e-9 {
+			return y
+		}
+	}
+	return math.Inf(1)
+}
+
+// shareFindings describes a panel of replicated cells: where every run
+// recovered and where none did, as runs of X values with the Y values they
+// hold for.
+func (d *data) shareFindings(f *spec.Figure, name string, idx []int) string {
+	cells, results := d.cells, d.results
+	always, never := map[float64][]float64{}, map[float64][]float64{}
+	var xs []float64
+	seen := map[float64]bool{}
+	for _, i := range idx {
+		x, _ := cells[i].Get(f.X)
+		y, _ := cells[i].Get(f.Y)
+		if !seen[x.Num] {
+			seen[x.Num] = true
+			xs = append(xs, x.Num)
+		}
+		switch results[i].RecoveredShare {
+		case 1:
+			always[x.Num] = append(always[x.Num], y.Num)
+		case 0:
+			never[x.Num] = append(never[x.Num], y.Num)
+		}
+	}
+	sort.Float64s(xs)
+	describe := func(set map[float64][]float64) string {
+		var parts []string
+		for i := 0; i < len(xs); {
+			ys := set[xs[i]]
+			sort.Float64s(ys)
+			key := fmt.Sprint(ys)
+			j := i + 1
+			for j < len(xs) && fmt.Sprint(sorted(set[xs[j]])) == key {
+				j++
+			}
+			if len(ys) > 0 {
+				parts = append(parts, fmt.Sprintf("%s %s with %s %s", f.X, d.spans(f.X, xs[i:j]), f.Y, d.spans(f.Y, ys)))
+			}
+			i = j
+		}
+		return strings.Join(parts, "; ")
+	}
+	label := "All cells"
+	if name != "" {
+		label = fmt.Sprintf("**%s: %s**", strings.ReplaceAll(f.Panel, ".", " "), name)
+	}
+	n := results[idx[0]].Replicates
+	var s []string
+	if a := describe(always); a != "" {
+		s = append(s, fmt.Sprintf("all %d runs recover at %s", n, a))
+	}
+	if nv := describe(never); nv != "" {
+		s = append(s, fmt.Sprintf("none recovers at %s", nv))
+	}
+	if len(s) == 0 {
+		return label + ": every cell has runs that recover and runs that do not."
+	}
+	mixed := len(idx)
+	for _, ys := range always {
+		mixed -= len(ys)
+	}
+	for _, ys := range never {
+		mixed -= len(ys)
+	}
+	if mixed > 0 {
+		s = append(s, fmt.Sprintf("in the other %d cells some runs recover and some do not", mixed))
+	}
+	return label + ": " + strings.Join(s, "; ") + "."
+}
+
+func sorted(xs []float64) []float64 {
+	out := append([]float64(nil), xs...)
+	sort.Float64s(out)
+	return out
 }

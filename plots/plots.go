@@ -1,8 +1,15 @@
 // Package plots renders an experiment's figures for design reviews, with
 // gonum/plot, in memory, at slide size: a 16:9 PNG of 1600 × 900 px and the
-// same drawing as SVG. Every figure has a title, a subtitle and a caption of
-// the key parameters computed from the cells' scenarios, axis labels with
-// units and a legend in a column on the right.
+// same drawing as SVG, from a sweep.Grid, its results and spec.Figure
+// requests. Every figure has a title, a subtitle and a caption of the key
+// parameters of its cells, axis labels with units and a legend in a column
+// on the right. What a figure says about the scenario (the healthy queue
+// limit, the rule of thumb, the fault window, the attempts a request may
+// make, the timeout the user waits) is what the cells' resolved plans say.
+//
+// Each kind of figure is a type of its own (kind.go lists them) that holds
+// the axes it needs, the cells it draws, its drawing, and its findings for
+// the report:
 //
 //   - "phase": the metastability phase diagram. One rectangle per cell over
 //     two numeric axes (spanning halfway to its neighbours), coloured by a
@@ -23,7 +30,8 @@
 //     carry their values, and long category names wrap.
 //   - "series": per cell that recorded a time series, the calls per second
 //     offered to the dependency (with its capacity) above the queue (with the
-//     healthy limit), the fault window shaded, log scales when the cells
+//     healthy limit where the queue rule judges health), the fault window
+//     shaded, log scales when the cells
 //     differ by orders of magnitude; a long run also gets a column with its
 //     first minutes.
 //
@@ -51,7 +59,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -65,75 +74,65 @@ const (
 
 // Figure is one rendered figure.
 type Figure struct {
-	Name    string // file name without extension (from experiments.Figure.Name)
+	Name    string // file name without extension: Name of its spec
 	Title   string
 	Caption string // the key parameters, one or two sentences, for report.md
 	PNG     []byte
 	SVG     []byte
 }
 
-// Render draws every figure the experiment asks for (e.Figures) from its
-// cells (e.Cells()) and results (same order). A series figure of a long run
-// also shows its first minutes beside the whole run.
-func Render(e *experiments.Experiment, results []model.Result) ([]Figure, error) {
-	cells := e.Cells()
-	if len(results) != len(cells) {
-		return nil, fmt.Errorf("plots: %s has %d cells but %d results", e.Name, len(cells), len(results))
+// Render draws the figures from the grid's cells and their results (in
+// the cells' order). It checks the figures first, as Check does.
+func Render(g *sweep.Grid, results []model.Result, figs []spec.Figure) ([]Figure, error) {
+	if n := len(g.Cells()); len(results) != n {
+		return nil, fmt.Errorf("plots: %d cells but %d results", n, len(results))
+	}
+	if err := Check(figs, g); err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
 	}
 	var out []Figure
-	for _, spec := range e.Figures {
-		var (
-			fig figure
-			err error
-		)
-		// Phase and line figures draw the grid's product; bars and series
-		// also the [[cell]] entries after it. A range or slice narrows them.
-		n := len(cells)
-		if spec.Kind == "phase" || spec.Kind == "lines" {
-			n = e.Size()
-		}
-		d := &data{e: e, cells: cells[:n], results: results[:n]}
-		if len(spec.Range) > 0 || len(spec.Only) > 0 {
-			d = &data{e: e}
-			for i := range cells[:n] {
-				if spec.InRange(&cells[i]) {
-					d.cells = append(d.cells, cells[i])
-					d.results = append(d.results, results[i])
-				}
-			}
-			if len(d.cells) == 0 {
-				return nil, fmt.Errorf("plots: %s: figure %q: no cell lies within its range", e.Name, spec.Name)
-			}
-		}
-		switch spec.Kind {
-		case "phase":
-			fig, err = phase(d, spec)
-		case "lines":
-			fig, err = lines(d, spec)
-		case "bars":
-			fig, err = bars(d, spec)
-		case "series":
-			fig, err = series(d, spec)
-		default:
-			err = fmt.Errorf("unknown kind %q; use phase, lines, bars or series", spec.Kind)
-		}
+	for i := range figs {
+		f := &figs[i]
+		k, _ := kindOf(f.Kind)
+		name := Name(f)
+		d, err := newData(k, f, g, results)
+		var fig figure
 		if err == nil {
-			var f Figure
-			f, err = fig.encode(spec.Name)
-			out = append(out, f)
+			fig, err = k.draw(d, f)
+		}
+		var enc Figure
+		if err == nil {
+			enc, err = fig.encode(name)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("plots: %s: figure %q: %w", e.Name, spec.Name, err)
+			return nil, fmt.Errorf("plots: figure %q: %w", name, err)
 		}
+		out = append(out, enc)
 	}
 	return out, nil
 }
 
-// data is what every figure is drawn from.
+// data is what one figure is drawn from: the cells its kind draws that its
+// selector holds, and their results.
 type data struct {
-	e       *experiments.Experiment
-	cells   []experiments.Cell
+	g       *sweep.Grid
+	cells   []sweep.Cell
 	results []model.Result
+}
+
+// newData picks the cells a figure draws.
+func newData(k kind, f *spec.Figure, g *sweep.Grid, results []model.Result) (*data, error) {
+	d := &data{g: g}
+	for _, c := range k.cells(g) {
+		if f.Select.Holds(&c) {
+			d.cells = append(d.cells, c)
+			d.results = append(d.results, results[c.Index])
+		}
+	}
+	if len(d.cells) == 0 {
+		return nil, fmt.Errorf("no cell lies within its range")
+	}
+	return d, nil
 }
 
 // figure is a laid-out figure before encoding: its text and a function that

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -64,7 +65,7 @@ func parse(t *testing.T, src string, sets ...string) *experiments.Experiment {
 
 func run(t *testing.T, e *experiments.Experiment, workers int) []model.Result {
 	t.Helper()
-	res, err := experiments.Run(context.Background(), e, workers, nil)
+	res, err := sweep.Run(context.Background(), e.Grid.Cells(), workers, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +76,12 @@ func run(t *testing.T, e *experiments.Experiment, workers int) []model.Result {
 // and however often it is drawn.
 func TestRenderDeterministic(t *testing.T) {
 	e := parse(t, smallGrid)
-	a, err := Render(e, run(t, e, 1))
+	a, err := Render(e.Grid, run(t, e, 1), e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e2 := parse(t, smallGrid)
-	b, err := Render(e2, run(t, e2, 8))
+	b, err := Render(e2.Grid, run(t, e2, 8), e2.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestRenderErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := parse(t, base+"[[figure]]\n"+c.figure+"\n")
-			_, err := Render(e, run(t, e, 4))
+			_, err := Render(e.Grid, run(t, e, 4), e.Figures)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -136,13 +137,13 @@ func TestRenderErrors(t *testing.T) {
 
 	t.Run("no series", func(t *testing.T) {
 		e := parse(t, strings.Replace(base, "series = {", "# series = {", 1)+"[[figure]]\nkind = \"series\"\n")
-		if _, err := Render(e, run(t, e, 4)); err == nil || !strings.Contains(err.Error(), "series = true") {
+		if _, err := Render(e.Grid, run(t, e, 4), e.Figures); err == nil || !strings.Contains(err.Error(), "series = true") {
 			t.Errorf("got %v, want an error that says how to record a series", err)
 		}
 	})
 	t.Run("results", func(t *testing.T) {
 		e := parse(t, smallGrid)
-		if _, err := Render(e, nil); err == nil {
+		if _, err := Render(e.Grid, nil, e.Figures); err == nil {
 			t.Error("no error for missing results")
 		}
 	})
@@ -233,7 +234,7 @@ func TestRenderShares(t *testing.T) {
 		res[i].Replicates = 4
 		res[i].RecoveredShare = float64(i%5) / 4
 	}
-	figs, err := Render(e, res)
+	figs, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,30 +243,45 @@ func TestRenderShares(t *testing.T) {
 	}
 }
 
+// The rule of thumb is the cells' plans': the backlog of a healthy
+// dependency, capacity × the timeout the user waits (the edge layer's),
+// over the load.
 func TestRuleOfThumb(t *testing.T) {
+	at := func(sc model.Scenario) float64 {
+		t.Helper()
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := []*sweep.Cell{{Scenario: sc, Plan: p}}
+		return ruleCurve(c, []float64{0}, edges([]float64{0}), false)[0].Y
+	}
 	sc := model.Default() // capacity 100/s, timeout 1 s
-	if got, want := ruleOfThumb(&sc, 70), 100.0/70; math.Abs(got-want) > 1e-12 {
+	sc.Load = 70
+	if got, want := at(sc), 100.0/70; math.Abs(got-want) > 1e-12 {
 		t.Errorf("capacity 100, timeout 1s, load 70: %v, want %v", got, want)
 	}
-	if got := ruleOfThumb(&sc, 0); !math.IsInf(got, 1) {
+	sc.Load = 0
+	if got := at(sc); !math.IsInf(got, 1) {
 		t.Errorf("load 0: %v, want +Inf", got)
 	}
-	// The bottom layer's timeout counts: 3 layers, the last entry repeating.
+	// The edge layer's timeout counts: 3 layers, the last entry repeating.
+	sc.Load = 80
 	sc.Layers = 3
 	sc.Layer = []model.Layer{model.DefaultLayer(), model.DefaultLayer()}
 	sc.Layer[0].Timeout = model.Seconds(10)
 	sc.Layer[1].Timeout = model.Seconds(2)
 	sc.Dependency.Capacity = 50
-	if got, want := ruleOfThumb(&sc, 80), 50*2/80.0; math.Abs(got-want) > 1e-12 {
-		t.Errorf("capacity 50, bottom timeout 2s, load 80: %v, want %v", got, want)
+	if got, want := at(sc), 50*10/80.0; math.Abs(got-want) > 1e-12 {
+		t.Errorf("capacity 50, edge timeout 10s, load 80: %v, want %v", got, want)
 	}
 
 	// Over a load axis the curve follows capacity × timeout / x across the
 	// cells' full width.
 	e := parse(t, smallGrid)
-	var col []*experiments.Cell
-	for i := range e.Cells() {
-		c := &e.Cells()[i]
+	var col []*sweep.Cell
+	for i := range e.Grid.Cells() {
+		c := &e.Grid.Cells()[i]
 		if v, _ := c.Get("blip"); v.Text == "5s" {
 			if p, _ := c.Get("policy"); p.Text == "no retries" {
 				col = append(col, c)
@@ -376,7 +392,7 @@ rule_of_thumb = true
 	if r, c := tiling(5); r != 2 || c != 3 {
 		t.Errorf("tiling(5) = %d × %d, want 2 × 3", r, c)
 	}
-	figs, err := Render(e, run(t, e, 4))
+	figs, err := Render(e.Grid, run(t, e, 4), e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}

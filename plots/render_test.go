@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -76,7 +77,7 @@ func runSample(t *testing.T, name string, src []byte, sets []string) (*experimen
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := experiments.Run(context.Background(), e, runtime.NumCPU(), nil)
+	res, err := sweep.Run(context.Background(), e.Grid.Cells(), runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestWriteSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, res := runSample(t, "blip-30s.toml", src, nil)
-	figs, err := Render(e, res)
+	figs, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestWriteSamples(t *testing.T) {
 	e, res = runSample(t, "blip-phase.toml", []byte(blipPhaseTOML), nil)
 	// The lines figure draws one blip length.
 	e.Figures = e.Figures[:1]
-	figs, err = Render(e, res)
+	figs, err = Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,14 +125,14 @@ func TestWriteSamples(t *testing.T) {
 
 	e, res = runSample(t, "blip-lines.toml", []byte(blipPhaseTOML), []string{"grid.blip=30s"})
 	e.Figures = e.Figures[1:]
-	figs, err = Render(e, res)
+	figs, err = Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeFigures(t, filepath.Join(*outDir, "blip-lines"), figs)
 
 	e, res = runSample(t, "small.toml", []byte(smallGrid), nil)
-	figs, err = Render(e, res)
+	figs, err = Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestWriteSamples(t *testing.T) {
 		res[i].Replicates = 4
 		res[i].RecoveredShare = float64(i%5) / 4
 	}
-	figs, err = Render(e, res)
+	figs, err = Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,15 +12,30 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
 // series draws the time series of every cell that recorded one: the calls
 // per second offered to the dependency with its capacity above, the queue
-// below, the fault window shaded. A long run gets a second column with its
-// first minutes, where the storm starts.
-func series(d *data, f experiments.Figure) (figure, error) {
+// below with the healthy limit where the queue rule judges health, the
+// fault window shaded. A long run gets a second column with its first
+// minutes, where the storm starts.
+type series struct{}
+
+func (series) name() string { return "series" }
+
+func (series) roles() []role { return nil }
+
+// cells are every cell, the ones beside the product too.
+func (series) cells(g *sweep.Grid) []sweep.Cell { return g.Cells() }
+
+func (series) defaultName(f *spec.Figure) string { return joinNonEmpty("series", f.X, f.Y) }
+
+func (series) findings(*data, *spec.Figure) []string { return nil }
+
+func (series) draw(d *data, f *spec.Figure) (figure, error) {
 	var idx []int
 	for i := range d.results {
 		if s := d.results[i].Series; s != nil && len(s.Rows) > 0 && s.Step > 0 {
@@ -64,16 +79,17 @@ func series(d *data, f experiments.Figure) (figure, error) {
 		if !slices.ContainsFunc(capacities, func(x plotter.XYs) bool { return slices.Equal(x, cp) }) {
 			capacities = append(capacities, cp)
 		}
-		if lim, ok := healthLimit(&c.Scenario); ok && !slices.ContainsFunc(limits, func(x curve) bool { return x.xys[0].Y == lim }) {
-			limits = append(limits, curve{plotter.XYs{{X: 0, Y: lim}, {X: horizon, Y: lim}}, limitStyle()})
-		}
-		if start, end, ok := c.Scenario.FaultWindow(); ok {
-			w := [2]float64{start.Seconds(), end.Seconds()}
+		if fw := c.Plan.Fault; fw.Has {
+			w := [2]float64{fw.Start.Seconds(), fw.End.Seconds()}
 			if !slices.Contains(windows, w) {
 				windows = append(windows, w)
 			}
 		}
 		entries = append(entries, entry{text: cellLabel(c, axes), thumbs: []plot.Thumbnailer{lineThumb{sty}}})
+	}
+
+	for _, lim := range healthLimits(drawn) {
+		limits = append(limits, curve{plotter.XYs{{X: 0, Y: lim}, {X: horizon, Y: lim}}, limitStyle()})
 	}
 
 	// Log scales when the cells differ by orders of magnitude.
@@ -178,26 +194,28 @@ type curve struct {
 }
 
 // cellsAt are the cells at the given indexes.
-func cellsAt(cells []experiments.Cell, idx []int) []experiments.Cell {
-	out := make([]experiments.Cell, len(idx))
+func cellsAt(cells []sweep.Cell, idx []int) []sweep.Cell {
+	out := make([]sweep.Cell, len(idx))
 	for k, i := range idx {
 		out[k] = cells[i]
 	}
 	return out
 }
 
-// healthLimit is the largest healthy queue under the queue rule, capacity ×
-// timeout; ok is false when that rule does not apply.
-func healthLimit(sc *model.Scenario) (float64, bool) {
-	rule := sc.Health.Rule
-	if rule == "" && sc.Dependency.Queue != "none" {
-		rule = "queue"
+// healthLimits are the healthy queue limits a series figure of the cells
+// draws, distinct, in cell order: the largest backlog of a healthy
+// dependency as each cell's plan states it (model.HealthPlan.Limit), for
+// the cells whose health the queue rule judges. A loss or latency server,
+// or a user who waits forever, has none.
+func healthLimits(cells []sweep.Cell) []float64 {
+	var out []float64
+	for i := range cells {
+		h := cells[i].Plan.Health
+		if h.Rule == model.HealthQueue && !slices.Contains(out, h.Limit) {
+			out = append(out, h.Limit)
+		}
 	}
-	if rule != "queue" {
-		return 0, false
-	}
-	l := sc.ChainLayers()
-	return sc.Dependency.Capacity * l[len(l)-1].Timeout.Seconds(), true
+	return out
 }
 
 // limitStyle draws the healthy queue limit.
@@ -211,11 +229,11 @@ func limitStyle() draw.LineStyle {
 func zoomEnd(d *data, idx []int, horizon float64) float64 {
 	latest := 0.0
 	for _, i := range idx {
-		_, end, ok := d.cells[i].Scenario.FaultWindow()
-		if !ok {
+		fw := d.cells[i].Plan.Fault
+		if !fw.Has {
 			continue
 		}
-		t := end.Seconds()
+		t := fw.End.Seconds()
 		if r := &d.results[i]; r.Recovered && !math.IsNaN(r.RecoveryS) {
 			t += r.RecoveryS
 		}

@@ -14,14 +14,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
 // DefaultTolerance is how far a regenerated number may drift from its
 // baseline when the experiment sets no tolerance for the column. Runs are
 // deterministic, so the default only absorbs the last printed digit.
-var DefaultTolerance = experiments.Tolerance{Abs: 1e-6, Rel: 1e-9}
+func DefaultTolerance() spec.Tolerance { return spec.Tolerance{Abs: 1e-6, Rel: 1e-9} }
 
 // Deviation is one difference between a baseline and a regenerated file.
 type Deviation struct {
@@ -36,35 +37,35 @@ type Deviation struct {
 // Compare regenerates the experiment's CSV files in memory and compares them
 // with the baselines in dir/<name>/: numbers within tolerance, booleans and
 // text exactly, rows matched by their axis values.
-func Compare(dir string, e *experiments.Experiment, results []model.Result) ([]Deviation, error) {
+func Compare(dir string, r *spec.Report, g *sweep.Grid, results []model.Result) ([]Deviation, error) {
 	var devs []Deviation
 	type gen struct {
 		name  string
-		write func(io.Writer, *experiments.Experiment, []model.Result) error
+		write func(io.Writer, *sweep.Grid, []model.Result) error
 		key   int // leading columns that identify a row
 	}
-	files := []gen{{"results.csv", WriteResults, len(e.Axes)}}
+	files := []gen{{"results.csv", WriteResults, len(g.Axes)}}
 	if hasSeries(results) {
-		files = append(files, gen{"series.csv", WriteSeries, len(e.Axes) + 1})
+		files = append(files, gen{"series.csv", WriteSeries, len(g.Axes) + 1})
 	}
 	for _, f := range files {
 		var now bytes.Buffer
-		if err := f.write(&now, e, results); err != nil {
+		if err := f.write(&now, g, results); err != nil {
 			return nil, err
 		}
-		base, err := os.ReadFile(filepath.Join(dir, e.Name, f.name))
+		base, err := os.ReadFile(filepath.Join(dir, r.Name, f.name))
 		if errors.Is(err, fs.ErrNotExist) {
-			devs = append(devs, Deviation{e.Name, f.name, "", "(file)", "missing", "generated"})
+			devs = append(devs, Deviation{r.Name, f.name, "", "(file)", "missing", "generated"})
 			continue
 		} else if err != nil {
 			return nil, err
 		}
-		d, err := compareCSV(base, now.Bytes(), f.key, e.Tolerance)
+		d, err := compareCSV(base, now.Bytes(), f.key, r.Tolerance)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name, f.name), err)
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, r.Name, f.name), err)
 		}
 		for i := range d {
-			d[i].Experiment, d[i].File = e.Name, f.name
+			d[i].Experiment, d[i].File = r.Name, f.name
 		}
 		devs = append(devs, d...)
 	}
@@ -73,7 +74,7 @@ func Compare(dir string, e *experiments.Experiment, results []model.Result) ([]D
 
 // compareCSV compares two CSV documents whose first key columns identify a
 // row.
-func compareCSV(base, now []byte, key int, tol map[string]experiments.Tolerance) ([]Deviation, error) {
+func compareCSV(base, now []byte, key int, tol map[string]spec.Tolerance) ([]Deviation, error) {
 	b, err := csv.NewReader(bytes.NewReader(base)).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
@@ -124,16 +125,16 @@ func compareCSV(base, now []byte, key int, tol map[string]experiments.Tolerance)
 	return devs, nil
 }
 
-func toleranceFor(col string, tol map[string]experiments.Tolerance) experiments.Tolerance {
+func toleranceFor(col string, tol map[string]spec.Tolerance) spec.Tolerance {
 	if t, ok := tol[strings.TrimSuffix(col, "_sd")]; ok {
 		return t
 	}
-	return DefaultTolerance
+	return DefaultTolerance()
 }
 
 // same compares two fields: as numbers within tolerance when both are
 // numbers, exactly otherwise.
-func same(a, b string, t experiments.Tolerance) bool {
+func same(a, b string, t spec.Tolerance) bool {
 	if a == b {
 		return true
 	}

@@ -13,8 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
+	"github.com/stormlab/stormlab/plots"
 )
 
 // column is one results.csv column after the axis columns.
@@ -81,11 +82,11 @@ func appendNumber(dst []byte, v float64) []byte {
 
 // WriteResults writes results.csv: a column per grid axis named as the grid
 // names it, then the metric columns, one row per cell in grid order.
-func WriteResults(w io.Writer, e *experiments.Experiment, results []model.Result) error {
+func WriteResults(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	cw := csv.NewWriter(w)
 	cols := columns(results)
-	header := make([]string, 0, len(e.Axes)+len(cols))
-	for _, a := range e.Axes {
+	header := make([]string, 0, len(g.Axes)+len(cols))
+	for _, a := range g.Axes {
 		header = append(header, a.Name)
 	}
 	for _, c := range cols {
@@ -94,7 +95,7 @@ func WriteResults(w io.Writer, e *experiments.Experiment, results []model.Result
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	cells := e.Cells()
+	cells := g.Cells()
 	for i := range results {
 		row := make([]string, 0, len(header))
 		for _, p := range cells[i].Params {
@@ -150,9 +151,9 @@ func hasSeries(results []model.Result) bool {
 // WriteSeries writes series.csv: the axis columns, then one row per second
 // (or per bin of Series.Step seconds) of every cell that recorded a series.
 // Counts are totals over the bin; queue and in_flight are values at its end.
-func WriteSeries(w io.Writer, e *experiments.Experiment, results []model.Result) error {
+func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	var header []string
-	for _, a := range e.Axes {
+	for _, a := range g.Axes {
 		header = append(header, a.Name)
 	}
 	for _, c := range seriesColumns {
@@ -165,7 +166,7 @@ func WriteSeries(w io.Writer, e *experiments.Experiment, results []model.Result)
 	if _, err := w.Write(line); err != nil {
 		return err
 	}
-	cells := e.Cells()
+	cells := g.Cells()
 	var buf []byte
 	for i := range results {
 		s := results[i].Series
@@ -218,6 +219,18 @@ func ColumnsMarkdown() string {
 	b.WriteString("| column | meaning |\n|---|---|\n")
 	for _, m := range model.MetricList() {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", m.Name, m.Doc)
+	}
+	return b.String()
+}
+
+// KeysMarkdown is the reference of every scenario key, its default, unit
+// and meaning, as a Markdown table (`stormlab keys` prints it; the README
+// embeds it).
+func KeysMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| key | default | unit | meaning |\n|---|---|---|---|\n")
+	for _, k := range sweep.Reference() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, plots.Escape(k.Doc))
 	}
 	return b.String()
 }

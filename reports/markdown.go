@@ -6,7 +6,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 )
@@ -17,22 +18,22 @@ const maxTableRows = 40
 
 // WriteReport writes report.md: the question, the findings computed from the
 // results, the figures, the scenario, the results.
-func WriteReport(w io.Writer, e *experiments.Experiment, results []model.Result, figs []plots.Figure) error {
+func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results []model.Result, figs []plots.Figure) error {
 	var b strings.Builder
-	title := e.Title
+	title := r.Title
 	if title == "" {
-		title = e.Name
+		title = r.Name
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	if e.Question != "" {
-		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(e.Question))
+	if r.Question != "" {
+		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(r.Question))
 	}
-	cells := e.Cells()
+	cells := g.Cells()
 	fmt.Fprintf(&b, "Experiment `%s` · engine `%s` · %d cell%s · seed %d · regenerate with `stormlab run %s`\n\n",
-		e.File, e.Base.Engine, len(cells), plural(len(cells)), e.Seed, e.File)
+		r.File, g.Base.Engine, len(cells), plural(len(cells)), g.Seed, r.File)
 
 	b.WriteString("## Findings\n\n")
-	for _, p := range findings(e, results) {
+	for _, p := range findings(r, g, results) {
 		b.WriteString(p + "\n\n")
 	}
 
@@ -46,38 +47,38 @@ func WriteReport(w io.Writer, e *experiments.Experiment, results []model.Result,
 	b.WriteString("## Scenario\n\n")
 	b.WriteString("Keys that differ from stormlab's defaults (see the README's TOML reference for every key).\n\n")
 	b.WriteString("| key | value | unit | meaning |\n|---|---|---|---|\n")
-	for _, k := range experiments.Differs(e.Base, model.Default()) {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, escape(k.Doc))
+	for _, k := range sweep.Differs(g.Base, model.Default()) {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, plots.Escape(k.Doc))
 	}
 	b.WriteString("\n")
-	if len(e.Policies) > 0 {
+	if ax, ok := g.Axis("policy"); ok && len(ax.Sets) > 0 {
 		b.WriteString("### Policies\n\n| policy | sets |\n|---|---|\n")
-		for _, p := range e.Policies {
+		for _, p := range ax.Sets {
 			var sets []string
 			for _, o := range p.Overrides {
 				sets = append(sets, fmt.Sprintf("`%s = %v`", strings.TrimPrefix(o.Key, keyPrefix(o.Key)), show(o.Value)))
 			}
-			fmt.Fprintf(&b, "| %s | %s |\n", escape(p.Name), strings.Join(sets, ", "))
+			fmt.Fprintf(&b, "| %s | %s |\n", plots.Escape(p.Name), strings.Join(sets, ", "))
 		}
 		b.WriteString("\n")
 	}
-	if len(e.Axes) > 0 {
+	if len(g.Axes) > 0 {
 		b.WriteString("### Grid\n\n| axis | sets | values |\n|---|---|---|\n")
-		for _, a := range e.Axes {
+		for _, a := range g.Axes {
 			sets := "`" + a.Path + "`"
 			if a.Path == "" {
 				sets = "the policy"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", a.Name, sets, escape(summarizeValues(a.Values)))
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", a.Name, sets, plots.Escape(summarizeValues(a.Values)))
 		}
 		b.WriteString("\n")
 	}
 
 	b.WriteString("## Results\n\n")
 	if len(cells) <= maxTableRows {
-		resultsTable(&b, e, results)
+		resultsTable(&b, g, results)
 	} else {
-		summaryTable(&b, e, results)
+		summaryTable(&b, g, results)
 	}
 	b.WriteString("\nEvery cell, every column: [results.csv](results.csv)")
 	if hasSeries(results) {
@@ -119,7 +120,7 @@ func show(v any) string {
 }
 
 // summarizeValues lists an axis's values, eliding the middle of long lists.
-func summarizeValues(vs []experiments.Value) string {
+func summarizeValues(vs []sweep.Value) string {
 	texts := make([]string, len(vs))
 	for i, v := range vs {
 		texts[i] = v.Text
@@ -133,10 +134,10 @@ func summarizeValues(vs []experiments.Value) string {
 // reportColumns are the metrics report.md tables show.
 var reportColumns = []string{"recovery_s", "amplification", "peak_load_x", "window_rate_x", "peak_queue", "successful", "failed", "retries_refused", "wasted"}
 
-func resultsTable(b *strings.Builder, e *experiments.Experiment, results []model.Result) {
-	cells := e.Cells()
+func resultsTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
+	cells := g.Cells()
 	var head []string
-	for _, a := range e.Axes {
+	for _, a := range g.Axes {
 		head = append(head, a.Name)
 	}
 	head = append(head, "recovered")
@@ -146,7 +147,7 @@ func resultsTable(b *strings.Builder, e *experiments.Experiment, results []model
 		r := &results[i]
 		var row []string
 		for _, p := range cells[i].Params {
-			row = append(row, escape(p.Text))
+			row = append(row, plots.Escape(p.Text))
 		}
 		row = append(row, recoveredText(r))
 		for _, c := range reportColumns {
@@ -160,11 +161,11 @@ func resultsTable(b *strings.Builder, e *experiments.Experiment, results []model
 // summaryTable groups a large grid by its first axis (the policy, when there
 // is one) and gives each group's share of recovered cells and its worst
 // recovery.
-func summaryTable(b *strings.Builder, e *experiments.Experiment, results []model.Result) {
-	cells := e.Cells()
-	group := e.Axes[0].Name
+func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
+	cells := g.Cells()
+	group := g.Axes[0].Name
 	fmt.Fprintf(b, "| %s | cells | recovered | never recovered | slowest recovery | highest peak load |\n|---|---|---|---|---|---|\n", group)
-	for _, v := range e.Axes[0].Values {
+	for _, v := range g.Axes[0].Values {
 		var n, rec int
 		slowest, peak := math.NaN(), 0.0
 		for i := range results {
@@ -183,9 +184,9 @@ func summaryTable(b *strings.Builder, e *experiments.Experiment, results []model
 		}
 		slow := "—"
 		if !math.IsNaN(slowest) {
-			slow = fmt.Sprintf("%s s", num(slowest))
+			slow = fmt.Sprintf("%s s", plots.Number(slowest))
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %s× |\n", escape(v.Text), n, rec, n-rec, slow, num1(peak))
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %s× |\n", plots.Escape(v.Text), n, rec, n-rec, slow, num1(peak))
 	}
 }
 
@@ -208,45 +209,18 @@ func human(m model.Metric, v float64) string {
 	case m.Name == "wasted":
 		return pct(v)
 	case m.Kind == "count":
-		return thousands(v)
+		return plots.Number(v)
 	case m.Kind == "seconds":
-		return num(v) + " s"
+		return plots.Number(v) + " s"
 	case strings.HasSuffix(m.Name, "_x") || m.Name == "amplification":
-		return num2(v) + "×"
+		return plots.Ratio(v) + "×"
 	}
-	return num2(v)
+	return plots.Ratio(v)
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
 
-func num(x float64) string {
-	if x == math.Trunc(x) {
-		return thousands(x)
-	}
-	return fmt.Sprintf("%.1f", x)
-}
-
 func num1(x float64) string { return fmt.Sprintf("%.1f", x) }
-func num2(x float64) string { return fmt.Sprintf("%.2f", x) }
-
-// thousands writes a whole number with comma separators: 6,290,460.
-func thousands(x float64) string {
-	if x != math.Trunc(x) || math.Abs(x) >= 1e15 {
-		return fmt.Sprintf("%.1f", x)
-	}
-	s := fmt.Sprintf("%d", int64(math.Abs(x)))
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if x < 0 {
-		return "-" + string(out)
-	}
-	return string(out)
-}
 
 func plural(n int) string {
 	if n == 1 {
@@ -254,5 +228,3 @@ func plural(n int) string {
 	}
 	return "s"
 }
-
-func escape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

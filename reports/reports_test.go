@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -21,7 +23,7 @@ func runGolden(t *testing.T) (*experiments.Experiment, []model.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := experiments.Run(context.Background(), e, 2, nil)
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func runGolden(t *testing.T) (*experiments.Experiment, []model.Result) {
 // as .got beside the golden one; go test ./reports -update accepts it.
 func TestGolden(t *testing.T) {
 	e, results := runGolden(t)
-	list, err := Files(e, results, Options{})
+	list, err := Files(&e.Report, e.Grid, results, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +80,13 @@ func TestCompareTolerance(t *testing.T) {
 	base := []byte("load,calls,recovered,recovery_s\n50,100,true,10\n60,200,false,\n")
 	for _, c := range []struct {
 		now  string
-		tol  map[string]experiments.Tolerance
+		tol  map[string]spec.Tolerance
 		devs int
 	}{
 		{"load,calls,recovered,recovery_s\n50,100,true,10\n60,200,false,\n", nil, 0},
 		{"load,calls,recovered,recovery_s\n50,101,true,10\n60,200,false,\n", nil, 1},
-		{"load,calls,recovered,recovery_s\n50,101,true,10\n60,200,false,\n", map[string]experiments.Tolerance{"calls": {Abs: 1}}, 0},
-		{"load,calls,recovered,recovery_s\n50,110,true,10\n60,200,false,\n", map[string]experiments.Tolerance{"calls": {Rel: 0.05}}, 1},
+		{"load,calls,recovered,recovery_s\n50,101,true,10\n60,200,false,\n", map[string]spec.Tolerance{"calls": {Abs: 1}}, 0},
+		{"load,calls,recovered,recovery_s\n50,110,true,10\n60,200,false,\n", map[string]spec.Tolerance{"calls": {Rel: 0.05}}, 1},
 		{"load,calls,recovered,recovery_s\n50,100,false,\n60,200,false,\n", nil, 2},
 		{"load,calls,recovered,recovery_s\n50,100,true,10\n", nil, 1},
 		{"load,calls,recovered\n50,100,true\n", nil, 1},
@@ -102,11 +104,11 @@ func TestCompareTolerance(t *testing.T) {
 func TestWriteIsAtomicAndRepeatable(t *testing.T) {
 	e, results := runGolden(t)
 	dir := t.TempDir()
-	if err := Write(dir, e, results, Options{}); err != nil {
+	if err := Write(dir, &e.Report, e.Grid, results, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	first := readAll(t, filepath.Join(dir, e.Name))
-	if err := Write(dir, e, results, Options{}); err != nil {
+	if err := Write(dir, &e.Report, e.Grid, results, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	second := readAll(t, filepath.Join(dir, e.Name))

@@ -9,7 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 )
@@ -31,9 +32,9 @@ type File struct {
 // series.csv (when a cell recorded a series), the figures as PNG and SVG,
 // and report.md. The figures are rendered now; the text files are written
 // when their Write is called.
-func Files(e *experiments.Experiment, results []model.Result, opt Options) ([]File, error) {
-	with := func(write func(io.Writer, *experiments.Experiment, []model.Result) error) func(io.Writer) error {
-		return func(w io.Writer) error { return write(w, e, results) }
+func Files(r *spec.Report, g *sweep.Grid, results []model.Result, opt Options) ([]File, error) {
+	with := func(write func(io.Writer, *sweep.Grid, []model.Result) error) func(io.Writer) error {
+		return func(w io.Writer) error { return write(w, g, results) }
 	}
 	files := []File{{"results.csv", with(WriteResults)}}
 	if hasSeries(results) {
@@ -42,14 +43,14 @@ func Files(e *experiments.Experiment, results []model.Result, opt Options) ([]Fi
 	var figs []plots.Figure
 	if !opt.NoFigures {
 		var err error
-		if figs, err = plots.Render(e, results); err != nil {
-			return nil, fmt.Errorf("%s: figures: %w", e.Name, err)
+		if figs, err = plots.Render(g, results, r.Figures); err != nil {
+			return nil, fmt.Errorf("%s: figures: %w", r.Name, err)
 		}
 	}
 	for _, f := range figs {
 		files = append(files, File{f.Name + ".png", bytesOf(f.PNG)}, File{f.Name + ".svg", bytesOf(f.SVG)})
 	}
-	files = append(files, File{"report.md", func(w io.Writer) error { return WriteReport(w, e, results, figs) }})
+	files = append(files, File{"report.md", func(w io.Writer) error { return WriteReport(w, r, g, results, figs) }})
 	return files, nil
 }
 
@@ -63,12 +64,12 @@ func bytesOf(b []byte) func(io.Writer) error {
 // Write replaces dir/<name>/ with the experiment's files. The new folder is
 // written beside the old one and swapped in by rename, so an interrupted run
 // leaves the old baseline whole, never a half-written one.
-func Write(dir string, e *experiments.Experiment, results []model.Result, opt Options) error {
-	files, err := Files(e, results, opt)
+func Write(dir string, r *spec.Report, g *sweep.Grid, results []model.Result, opt Options) error {
+	files, err := Files(r, g, results, opt)
 	if err != nil {
 		return err
 	}
-	return writeDir(filepath.Join(dir, e.Name), files)
+	return writeDir(filepath.Join(dir, r.Name), files)
 }
 
 // writeDir writes files into a fresh temporary folder next to dst, then
@@ -150,7 +151,7 @@ func WriteIndex(dir string) error {
 	sort.Strings(names)
 	for _, n := range names {
 		title, question := reportHead(filepath.Join(dir, n, "report.md"))
-		fmt.Fprintf(&b, "| [%s](%s/report.md) — %s | %s |\n", n, n, escape(title), escape(question))
+		fmt.Fprintf(&b, "| [%s](%s/report.md) — %s | %s |\n", n, n, plots.Escape(title), plots.Escape(question))
 	}
 	tmp := filepath.Join(dir, ".README.md.new")
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
+	"github.com/stormlab/stormlab/plots"
 	"github.com/stormlab/stormlab/reports"
 )
 
@@ -65,7 +67,8 @@ series.csv, report.md and the figures (PNG and SVG), then DIR/README.md.
 Examples:
   stormlab run experiments/blip-30s.toml
   stormlab run -j 1 -out /tmp/r experiments/*.toml
-  stormlab run -set scenario.load=90 -set grid.budget=0.2 experiments/budget-headroom.toml
+  stormlab run -set scenario.dependency.capacity=110 -set 'grid.budget=[0, 0.1]' experiments/budget-headroom.toml
+  stormlab run -set scenario.layer.0.timeout=2s experiments/blip-30s.toml
   stormlab run -set grid.blip=5s experiments/blip-phase.toml   # one blip length
 
 Flags:
@@ -96,7 +99,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			return err
 		}
 		warn(stderr, e, results)
-		if err := reports.Write(*out, e, results, reports.Options{NoFigures: !*figures}); err != nil {
+		if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures}); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
 		fmt.Fprintf(stdout, "%s: %d cells in %.2fs → %s\n", e.Name, len(results), time.Since(start).Seconds(), filepath.Join(*out, e.Name))
@@ -141,7 +144,7 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if err != nil {
 			return err
 		}
-		d, err := reports.Compare(*base, e, results)
+		d, err := reports.Compare(*base, &e.Report, e.Grid, results)
 		if err != nil {
 			return err
 		}
@@ -162,7 +165,7 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	return errDeviation
 }
 
-const validateUsage = `Usage: stormlab validate FILE.toml ...
+const validateUsage = `Usage: stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 
 Parses and validates each experiment (every key, every grid cell) without
 running it.
@@ -184,7 +187,7 @@ func cmdValidate(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	for _, e := range exps {
-		fmt.Fprintf(stdout, "%s: ok, %d cells\n", e.File, len(e.Cells()))
+		fmt.Fprintf(stdout, "%s: ok, %d cells\n", e.File, len(e.Grid.Cells()))
 	}
 	return nil
 }
@@ -193,7 +196,7 @@ func cmdKeys(stdout, stderr io.Writer, args []string) error {
 	if len(args) > 0 {
 		return &usageError{"keys takes no arguments"}
 	}
-	fmt.Fprint(stdout, experiments.ReferenceMarkdown())
+	fmt.Fprint(stdout, reports.KeysMarkdown())
 	return nil
 }
 
@@ -207,6 +210,9 @@ func loadAll(files []string, sets []string) ([]*experiments.Experiment, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := e.CheckFigures(plots.Check); err != nil {
+			return nil, err
+		}
 		if other, dup := names[e.Name]; dup {
 			return nil, &experiments.Error{File: f, Key: "name", Msg: fmt.Sprintf("%q is also the name of %s; reports would overwrite each other", e.Name, other)}
 		}
@@ -218,15 +224,18 @@ func loadAll(files []string, sets []string) ([]*experiments.Experiment, error) {
 
 // simulate runs one experiment's cells with a progress bar on stderr.
 func simulate(ctx context.Context, stderr io.Writer, e *experiments.Experiment, workers int) ([]model.Result, error) {
-	p := startProgress(stderr, e.Name, len(e.Cells()))
-	results, err := experiments.Run(ctx, e, workers, p.done)
+	p := startProgress(stderr, e.Name, len(e.Grid.Cells()))
+	results, err := sweep.Run(ctx, e.Grid.Cells(), workers, p.done)
 	p.stop()
+	if err != nil && ctx.Err() == nil {
+		return nil, fmt.Errorf("%s: %w", e.Name, err)
+	}
 	return results, err
 }
 
 // warn prints the warnings the cells carry; report.md lists them as notes.
 func warn(stderr io.Writer, e *experiments.Experiment, results []model.Result) {
-	cells := e.Cells()
+	cells := e.Grid.Cells()
 	for i := range results {
 		for _, w := range results[i].Warnings {
 			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", e.Name, cells[i].Label(), w)

@@ -89,6 +89,7 @@ func TestBadInputExits2AndWritesNothing(t *testing.T) {
 		{"grid over the cap", []string{write("big.toml", "[grid]\nload = { from = 1, to = 200, step = 1 }\nbudget = { from = 0, to = 1, step = 0.001 }\n")}, "max_cells"},
 		{"bad -set", []string{"-set", "scenario.load=-1", blip}, "-set scenario.load"},
 		{"one good, one bad", []string{blip, write("bad2.toml", "seed = -1\n")}, "bad2.toml:1:"},
+		{"figure axis", []string{write("figure.toml", "[grid]\nload = [1, 2]\n[[figure]]\nkind = \"phase\"\nx = \"load\"\ny = \"blip\"\n")}, "figure.toml:6:1: figure.0.y: \"blip\" is not a grid axis; the axes are load"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(tmp, "out-"+strings.ReplaceAll(c.name, " ", "-"))

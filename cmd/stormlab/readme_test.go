@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/reports"
 )
 
@@ -22,7 +21,7 @@ func TestREADMEReference(t *testing.T) {
 	}
 	text := string(data)
 	for _, s := range []struct{ marker, body string }{
-		{"keys", experiments.ReferenceMarkdown()},
+		{"keys", reports.KeysMarkdown()},
 		{"columns", reports.ColumnsMarkdown()},
 	} {
 		open := "<!-- " + s.marker + ":"

@@ -1,36 +1,55 @@
-package experiments
+package sweep
 
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/stormlab/stormlab/model"
 )
 
-// This file maps dotted TOML paths onto model.Scenario by reflection, so the
-// file's [scenario] table, a [[policy]] entry, a grid axis and a -set flag all
-// change a scenario the same way, with the same checks.
+// This file maps dotted paths onto model.Scenario by reflection, so a base
+// scenario, a named set, a grid axis and a one-off override all change a
+// scenario the same way, with the same checks. A path names a key by the
+// toml tags of model.Scenario: "load", "dependency.capacity",
+// "layer.0.timeout"; a "*" segment stands for every entry of a list.
 
 var durationType = reflect.TypeFor[model.Duration]()
 
-// keyError is a problem with the value at one dotted path.
-type keyError struct {
-	Path string // dotted path below [scenario]
+// KeyError is a problem with the value at one dotted path.
+type KeyError struct {
+	Path string // dotted path below the scenario
 	Msg  string
 }
 
-func (e *keyError) Error() string { return e.Path + ": " + e.Msg }
+func (e *KeyError) Error() string { return e.Path + ": " + e.Msg }
 
-// setPath assigns v (a value as decoded from TOML: int64, float64, string,
-// bool, []any, map[string]any or []map[string]any) to the scenario field at
-// path. A "*" segment applies to every element of a list; an index equal to a
-// list's length appends an element holding that list's defaults.
-func setPath(sc *model.Scenario, path string, v any) error {
+// KeyPath reports whether err is a problem with one scenario key (a
+// *KeyError from Assign, or a *model.FieldError from validation), and which.
+func KeyPath(err error) (path string, ok bool) {
+	var ke *KeyError
+	if errors.As(err, &ke) {
+		return ke.Path, true
+	}
+	var fe *model.FieldError
+	if errors.As(err, &fe) {
+		return fe.Path, true
+	}
+	return "", false
+}
+
+// Assign sets the scenario key at path to v, a value in the generic form a
+// file decodes to: int64, float64, string, bool, []any, map[string]any or
+// []map[string]any. Numbers convert where that is lossless, durations are
+// strings ("30s") or seconds; a table sets the keys it holds, a list of
+// tables replaces a list. An index equal to a list's length appends an
+// entry holding that list's defaults. The error is a *KeyError.
+func Assign(sc *model.Scenario, path string, v any) error {
 	return set(reflect.ValueOf(sc).Elem(), strings.Split(path, "."), 0, v)
 }
 
@@ -38,10 +57,7 @@ func setPath(sc *model.Scenario, path string, v any) error {
 func set(dst reflect.Value, path []string, i int, v any) error {
 	here := strings.Join(path[:i], ".")
 	if i == len(path) {
-		if err := assign(dst, v, here); err != nil {
-			return err
-		}
-		return nil
+		return assign(dst, v, here)
 	}
 	seg := path[i]
 	switch dst.Kind() {
@@ -51,7 +67,7 @@ func set(dst reflect.Value, path []string, i int, v any) error {
 		}
 		f, ok := fieldByKey(dst, seg)
 		if !ok {
-			return &keyError{Path: strings.Join(path[:i+1], "."), Msg: "unknown key; " + allowedKeys(dst.Type(), here)}
+			return &KeyError{Path: strings.Join(path[:i+1], "."), Msg: "unknown key; " + allowedKeys(dst.Type(), here)}
 		}
 		return set(f, path, i+1, v)
 	case reflect.Slice:
@@ -65,7 +81,7 @@ func set(dst reflect.Value, path []string, i int, v any) error {
 		}
 		j, err := strconv.Atoi(seg)
 		if err != nil || j < 0 || j > dst.Len() {
-			return &keyError{Path: strings.Join(path[:i+1], "."),
+			return &KeyError{Path: strings.Join(path[:i+1], "."),
 				Msg: fmt.Sprintf("%s has entries 0..%d; name one of them, or %d to add one", here, dst.Len()-1, dst.Len())}
 		}
 		if j == dst.Len() {
@@ -73,13 +89,13 @@ func set(dst reflect.Value, path []string, i int, v any) error {
 		}
 		return set(dst.Index(j), path, i+1, v)
 	}
-	return &keyError{Path: strings.Join(path[:i+1], "."), Msg: fmt.Sprintf("%s is a single value and has no key %q", here, seg)}
+	return &KeyError{Path: strings.Join(path[:i+1], "."), Msg: fmt.Sprintf("%s is a single value and has no key %q", here, seg)}
 }
 
-// assign stores a decoded TOML value in dst, converting where it is lossless.
+// assign stores a value in dst, converting where it is lossless.
 func assign(dst reflect.Value, v any, path string) error {
 	fail := func(format string, args ...any) error {
-		return &keyError{Path: path, Msg: fmt.Sprintf(format, args...)}
+		return &KeyError{Path: path, Msg: fmt.Sprintf(format, args...)}
 	}
 	if dst.Type() == durationType {
 		var d model.Duration
@@ -94,7 +110,7 @@ func assign(dst reflect.Value, v any, path string) error {
 		case float64:
 			d = model.Seconds(x)
 		default:
-			return fail("wants a duration like \"30s\", got %s", describe(v))
+			return fail("wants a duration like \"30s\", got %s", Describe(v))
 		}
 		dst.Set(reflect.ValueOf(d))
 		return nil
@@ -107,7 +123,7 @@ func assign(dst reflect.Value, v any, path string) error {
 		case int64:
 			dst.SetFloat(float64(x))
 		default:
-			return fail("wants a number, got %s", describe(v))
+			return fail("wants a number, got %s", Describe(v))
 		}
 	case reflect.Int:
 		switch x := v.(type) {
@@ -119,34 +135,34 @@ func assign(dst reflect.Value, v any, path string) error {
 			}
 			dst.SetInt(int64(x))
 		default:
-			return fail("wants a whole number, got %s", describe(v))
+			return fail("wants a whole number, got %s", Describe(v))
 		}
 	case reflect.Bool:
 		b, ok := v.(bool)
 		if !ok {
-			return fail("wants true or false, got %s", describe(v))
+			return fail("wants true or false, got %s", Describe(v))
 		}
 		dst.SetBool(b)
 	case reflect.String:
 		s, ok := v.(string)
 		if !ok {
-			return fail("wants a string, got %s", describe(v))
+			return fail("wants a string, got %s", Describe(v))
 		}
 		dst.SetString(s)
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return fail("is a table (%s); give it as { key = value, ... }, got %s", allowedKeys(dst.Type(), path), describe(v))
+			return fail("is a table (%s); give it as { key = value, ... }, got %s", allowedKeys(dst.Type(), path), Describe(v))
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if err := set(dst, append(splitPath(path), k), len(splitPath(path)), m[k]); err != nil {
 				return err
 			}
 		}
 	case reflect.Slice:
-		items, ok := listOfTables(v)
+		items, ok := Tables(v)
 		if !ok {
-			return fail("is a list of tables ([[...]] entries), got %s", describe(v))
+			return fail("is a list of tables ([[...]] entries), got %s", Describe(v))
 		}
 		fresh := reflect.MakeSlice(dst.Type(), 0, len(items))
 		for range items {
@@ -171,8 +187,10 @@ func splitPath(p string) []string {
 	return strings.Split(p, ".")
 }
 
-// listOfTables accepts the shapes TOML decodes an array of tables into.
-func listOfTables(v any) ([]map[string]any, bool) {
+// Tables accepts the shapes a list of tables decodes to: []map[string]any,
+// or []any whose every element is a map[string]any (a list written inline,
+// [{ ... }, { ... }]).
+func Tables(v any) ([]map[string]any, bool) {
 	switch x := v.(type) {
 	case []map[string]any:
 		return x, true
@@ -201,15 +219,50 @@ func defaultElem(t reflect.Type) reflect.Value {
 	return reflect.New(t).Elem()
 }
 
-// fieldByKey finds the struct field whose toml tag is key.
-func fieldByKey(v reflect.Value, key string) (reflect.Value, bool) {
-	t := v.Type()
+// IsDuration checks that path names one scenario key (an index or "*" for
+// a list entry) and reports whether that key is a duration.
+func IsDuration(path string) (bool, error) {
+	t := reflect.TypeFor[model.Scenario]()
+	segs := strings.Split(path, ".")
+	for i, s := range segs {
+		switch t.Kind() {
+		case reflect.Slice:
+			if _, err := strconv.Atoi(s); err != nil && s != "*" {
+				return false, fmt.Errorf("%s is a list; name an entry by its index", strings.Join(segs[:i], "."))
+			}
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+			if t != durationType {
+				f, ok := structField(t, s)
+				if !ok {
+					return false, fmt.Errorf("unknown key %q; %s", strings.Join(segs[:i+1], "."), allowedKeys(t, strings.Join(segs[:i], ".")))
+				}
+				t = f.Type
+				continue
+			}
+		}
+		return false, fmt.Errorf("%s is a single value and has no key %q", strings.Join(segs[:i], "."), s)
+	}
+	return t == durationType, nil
+}
+
+func structField(t reflect.Type, key string) (reflect.StructField, bool) {
 	for i := 0; i < t.NumField(); i++ {
 		if tomlKey(t.Field(i)) == key {
-			return v.Field(i), true
+			return t.Field(i), true
 		}
 	}
-	return reflect.Value{}, false
+	return reflect.StructField{}, false
+}
+
+// fieldByKey finds the struct field whose toml tag is key.
+func fieldByKey(v reflect.Value, key string) (reflect.Value, bool) {
+	f, ok := structField(v.Type(), key)
+	if !ok {
+		return reflect.Value{}, false
+	}
+	return v.FieldByIndex(f.Index), true
 }
 
 func tomlKey(f reflect.StructField) string {
@@ -235,17 +288,9 @@ func allowedKeys(t reflect.Type, table string) string {
 	return where + " accepts " + strings.Join(keys, ", ")
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// describe names a decoded TOML value's type for an error message.
-func describe(v any) string {
+// Describe names a value's type for an error message: "the number 3",
+// "\"fast\"", "a table", "a list".
+func Describe(v any) string {
 	switch x := v.(type) {
 	case string:
 		return strconv.Quote(x)
@@ -259,17 +304,4 @@ func describe(v any) string {
 		return "a list"
 	}
 	return fmt.Sprintf("a %T", v)
-}
-
-// isKeyError reports whether err is a problem with a scenario key, and which.
-func isKeyError(err error) (path string, ok bool) {
-	var ke *keyError
-	if errors.As(err, &ke) {
-		return ke.Path, true
-	}
-	var fe *model.FieldError
-	if errors.As(err, &fe) {
-		return fe.Path, true
-	}
-	return "", false
 }

@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"context"
@@ -9,13 +9,12 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
-// Run simulates every cell of the experiment on up to workers goroutines and
-// returns the results in grid order: each worker writes its cell's result at
-// the cell's index, so the numbers never depend on workers. done, if not
+// Run simulates the cells on up to workers goroutines and returns their
+// results in the cells' order: each worker writes its cell's result at the
+// cell's position, so the numbers never depend on workers. done, if not
 // nil, is called after each cell (from the workers; it must be safe for
 // concurrent use). Cancelling ctx stops the pool after the cells under way.
-func Run(parent context.Context, e *Experiment, workers int, done func()) ([]model.Result, error) {
-	cells := e.Cells()
+func Run(parent context.Context, cells []Cell, workers int, done func()) ([]model.Result, error) {
 	results := make([]model.Result, len(cells))
 	g, ctx := errgroup.WithContext(parent)
 	g.SetLimit(max(1, workers))
@@ -28,9 +27,12 @@ func Run(parent context.Context, e *Experiment, workers int, done func()) ([]mod
 				return err
 			}
 			c := &cells[i]
-			r, err := model.Run(c.Scenario, c.Seed, c.Series)
+			if c.Plan == nil {
+				return fmt.Errorf("cell %s has no plan: build cells with a Grid", c.Label())
+			}
+			r, err := model.RunPlan(c.Plan, c.Seed, c.Series)
 			if err != nil {
-				return fmt.Errorf("%s: cell %s: %w", e.Name, c.Label(), err)
+				return fmt.Errorf("cell %s: %w", c.Label(), err)
 			}
 			results[i] = r
 			if done != nil {

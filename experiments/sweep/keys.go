@@ -1,4 +1,4 @@
-package experiments
+package sweep
 
 import (
 	"fmt"
@@ -9,9 +9,8 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
-// Key describes one scenario key: its dotted path below [scenario], its
-// value (or default), unit and meaning, as the struct tags of model.Scenario
-// state them.
+// Key describes one scenario key: its dotted path, its value (or default),
+// unit and meaning, as the struct tags of model.Scenario state them.
 type Key struct {
 	Path  string
 	Value string
@@ -19,12 +18,11 @@ type Key struct {
 	Doc   string
 }
 
-// Describe lists every key of sc in declaration order, list entries by
-// index. The reports' scenario tables and the README's TOML reference come
-// from it.
-func Describe(sc model.Scenario) []Key {
+// Keys lists every key of sc in declaration order, list entries by index:
+// the paths Assign takes, with their values.
+func Keys(sc model.Scenario) []Key {
 	var out []Key
-	var walk func(v reflect.Value, t reflect.StructField, path string)
+	var walk func(v reflect.Value, f reflect.StructField, path string)
 	walk = func(v reflect.Value, f reflect.StructField, path string) {
 		switch {
 		case v.Type() == durationType:
@@ -47,14 +45,14 @@ func Describe(sc model.Scenario) []Key {
 	return out
 }
 
-// Reference lists every key a [scenario] table accepts with its default:
-// list entries appear once, as "layer.N.attempts".
+// Reference lists every key a scenario has, with its default: list entries
+// appear once, as "layer.N.attempts".
 func Reference() []Key {
 	sc := model.Default()
 	sc.Fault = []model.Fault{model.DefaultFault()}
 	var out []Key
 	seen := map[string]bool{}
-	for _, k := range Describe(sc) {
+	for _, k := range Keys(sc) {
 		segs := strings.Split(k.Path, ".")
 		for i, s := range segs {
 			if _, err := strconv.Atoi(s); err == nil {
@@ -73,11 +71,11 @@ func Reference() []Key {
 // Differs lists the keys of sc whose value differs from base.
 func Differs(sc, base model.Scenario) []Key {
 	had := map[string]string{}
-	for _, k := range Describe(base) {
+	for _, k := range Keys(base) {
 		had[k.Path] = k.Value
 	}
 	var out []Key
-	for _, k := range Describe(sc) {
+	for _, k := range Keys(sc) {
 		if v, ok := had[k.Path]; !ok || v != k.Value {
 			out = append(out, k)
 		}
@@ -98,14 +96,9 @@ func format(v reflect.Value) string {
 	return fmt.Sprint(v.Interface())
 }
 
-// ReferenceMarkdown is the TOML reference of every [scenario] key, its
-// default, unit and meaning, as a Markdown table (`stormlab keys` prints it;
-// the README embeds it).
-func ReferenceMarkdown() string {
-	var b strings.Builder
-	b.WriteString("| key | default | unit | meaning |\n|---|---|---|---|\n")
-	for _, k := range Reference() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, strings.ReplaceAll(k.Doc, "|", `\|`))
+func join(a, b string) string {
+	if a == "" {
+		return b
 	}
-	return b.String()
+	return a + "." + b
 }

@@ -1,0 +1,44 @@
+package experiments
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
+)
+
+// toleranceTable is one column's entry of [tolerance] as a file writes it.
+type toleranceTable struct {
+	Abs nonNegative `toml:"abs"`
+	Rel nonNegative `toml:"rel"`
+}
+
+// readTolerance reads [tolerance]: per results.csv column, { abs, rel }.
+func (e *Experiment) readTolerance(v any) error {
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return e.errorf("tolerance", "wants a table of column = { abs = ..., rel = ... }, got %s", sweep.Describe(v))
+	}
+	e.Tolerance = map[string]spec.Tolerance{}
+	for _, col := range slices.Sorted(maps.Keys(m)) {
+		key := "tolerance." + col
+		if _, ok := model.LookupMetric(col); !ok {
+			return e.errorf(key, "is not a results.csv column; use one of %s", spec.Columns())
+		}
+		t, ok := m[col].(map[string]any)
+		if !ok {
+			return e.errorf(key, "wants { abs = ..., rel = ... }, got %s", sweep.Describe(m[col]))
+		}
+		var tol toleranceTable
+		if err := e.decodeTable(key, "a tolerance", t, &tol); err != nil {
+			return err
+		}
+		e.Tolerance[col] = spec.Tolerance{Abs: float64(tol.Abs), Rel: float64(tol.Rel)}
+	}
+	return nil
+}

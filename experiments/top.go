@@ -1,0 +1,70 @@
+package experiments
+
+import (
+	"fmt"
+
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/experiments/sweep"
+)
+
+// topLevel is the top of an experiment file: its metadata, and the
+// sections the other files of this package read (known here, so that any
+// other key is refused).
+type topLevel struct {
+	Name      text     `toml:"name"`
+	Title     text     `toml:"title"`
+	Question  text     `toml:"question"`
+	Engine    any      `toml:"engine"` // scenario.engine
+	Seed      seed     `toml:"seed"`
+	SameSeed  flag     `toml:"same_seed"`
+	MaxCells  maxCells `toml:"max_cells"`
+	Scenario  any      `toml:"scenario"`
+	Policy    any      `toml:"policy"`
+	Grid      any      `toml:"grid"`
+	Cell      any      `toml:"cell"`
+	Series    series   `toml:"series"`
+	Figure    any      `toml:"figure"`
+	Findings  any      `toml:"findings"`
+	Tolerance any      `toml:"tolerance"`
+}
+
+// seed is the experiment seed: a whole number ≥ 0.
+type seed uint64
+
+func (s *seed) UnmarshalTOML(v any) error {
+	n, ok := v.(int64)
+	if !ok || n < 0 {
+		return fmt.Errorf("wants a whole number ≥ 0, got %s", sweep.Describe(v))
+	}
+	*s = seed(n)
+	return nil
+}
+
+// maxCells caps the grid: a whole number from 1 to 1,000,000.
+type maxCells int
+
+func (m *maxCells) UnmarshalTOML(v any) error {
+	n, ok := v.(int64)
+	if !ok || n < 1 || n > 1_000_000 {
+		return fmt.Errorf("wants a whole number between 1 and 1,000,000, got %s", sweep.Describe(v))
+	}
+	*m = maxCells(n)
+	return nil
+}
+
+// readTop checks every top-level key and reads the metadata into the
+// experiment. The files of the other sections read them from the decoded
+// file (tables of scenario keys) or from the returned keys.
+func (e *Experiment) readTop(tree map[string]any) (*topLevel, error) {
+	top := &topLevel{Name: text(e.Name), MaxCells: DefaultMaxCells}
+	if err := e.decodeTable("", "an experiment file", tree, top); err != nil {
+		return nil, err
+	}
+	e.Name, e.Title, e.Question = string(top.Name), string(top.Title), string(top.Question)
+	if !spec.ValidName(e.Name) {
+		return nil, e.errorf("name", "%q cannot name a folder under reports/; use letters, digits, '-' and '_'", e.Name)
+	}
+	e.MaxCells = int(top.MaxCells)
+	e.Grid.Seed, e.Grid.SameSeed = uint64(top.Seed), bool(top.SameSeed)
+	return top, nil
+}

@@ -1,0 +1,25 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// The functions below write numbers and values in sentences and tables:
+// the figures' findings, and the report around them (package reports).
+
+// Number writes a number for a sentence: a whole number with commas
+// between thousands (6,290,460), anything else with one decimal (36.5).
+func Number(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return grouped(x, 0)
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+// Ratio writes a ratio with two decimals: 1.43.
+func Ratio(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+// Escape makes text safe in a cell of a Markdown table.
+func Escape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
