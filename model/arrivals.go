@@ -25,6 +25,7 @@ type arrivals struct {
 	seg    int     // segment of the last draw
 	lam    float64 // mean new requests per tick there
 	knuthL float64 // e^−lam
+	knuth  bool    // MINSTD draws Knuth's variate for lam every tick
 	segTo  int64
 	segAt  int64
 }
@@ -88,6 +89,10 @@ func (a *arrivals) plan(from int64) {
 
 // draw returns the new requests of tick t (t == next) and plans the next.
 func (a *arrivals) draw(t int64) int64 {
+	if a.knuth && t+1 < a.segTo && t >= a.segAt {
+		a.next = t + 1 // the common case: Knuth's draw every tick of a segment
+		return a.r.ms.poissonL(a.knuthL)
+	}
 	p := a.p
 	if t >= a.segTo || t < a.segAt {
 		a.seg = p.SegmentAt(a.seg, t)
@@ -95,6 +100,7 @@ func (a *arrivals) draw(t int64) int64 {
 		a.segAt, a.segTo = sg.From, sg.To
 		a.lam = a.lambda(sg)
 		a.knuthL = math.Exp(-a.lam)
+		a.knuth = a.r.ms != nil && p.Arrivals == ArrivePoisson && a.lam > 0 && a.lam <= 500
 	}
 	lam := a.lam
 	var n int64

@@ -11,10 +11,11 @@ type lossServer struct {
 }
 
 func (l *lossServer) begin(t int64, sg *Segment) {
-	l.cl.advance(t)
 	n, ok := int64(0), false
-	if !l.cl.On() {
+	if l.cl.offered == nil {
 		n, ok = l.cr.takeWhole(sg.PerTick)
+	} else {
+		l.cl.advance(t)
 	}
 	if !ok {
 		n = l.cr.take(sg.CapRate * l.cl.keep(sg.CapRate, 0) / l.s.p.TPS)
