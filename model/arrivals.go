@@ -106,6 +106,9 @@ func (a *arrivals) draw(t int64) int64 {
 	var n int64
 	every := false
 	switch {
+	case p.Arrivals == ArriveConstant && a.acc == 0 && t == a.accAt && lam == math.Trunc(lam):
+		n, every = int64(lam), true // a whole number every tick, nothing carried
+		a.accAt = t + 1
 	case p.Arrivals == ArriveConstant:
 		a.acc += float64(t-a.accAt+1) * lam
 		f := math.Floor(a.acc + 1e-9)

@@ -41,14 +41,15 @@ type cohort struct {
 
 // queueSim is the state of one queue-engine run.
 type queueSim struct {
-	p        *Plan
-	attempts int32
-	timeout  int64   // ticks a caller waits; −1 = forever
-	delay    []int64 // wait in ticks before the retry after attempt i+1 fails
-	loss     bool
-	lifo     bool
-	drop     bool
-	limit    int64
+	p         *Plan
+	attempts  int32
+	timeout   int64   // ticks a caller waits; −1 = forever
+	delay     []int64 // wait in ticks before the retry after attempt i+1 fails
+	sameDelay int64   // that wait when it is the same for every attempt, else −1
+	loss      bool
+	lifo      bool
+	drop      bool
+	limit     int64
 
 	arr     *arrivals
 	budgets budgets
@@ -114,6 +115,15 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 		s.delay[i] = min(w.fixed[i].fixed, p.Ticks)
 		maxDelay = max(maxDelay, s.delay[i])
 	}
+	s.sameDelay = -1
+	if len(s.delay) > 0 {
+		s.sameDelay = s.delay[0]
+		for _, d := range s.delay {
+			if d != s.sameDelay {
+				s.sameDelay = -1
+			}
+		}
+	}
 	s.due = make([][]cohort, pow2(maxDelay+2))
 	s.rows = make([][]cohort, pow2(max(s.timeout, 0)+1))
 	return s
@@ -139,7 +149,14 @@ func (s *queueSim) step(t int64) {
 	}
 	slot := t & int64(len(s.due)-1)
 	due := s.due[slot]
-	s.rows[row] = s.send(t, s.send(t, s.rows[row], []cohort{{1, n}}), due)
+	r := s.rows[row]
+	if n > 0 {
+		r = s.send(t, r, []cohort{{1, n}})
+	}
+	if len(due) > 0 {
+		r = s.send(t, r, due)
+	}
+	s.rows[row] = r
 	s.due[slot] = due[:0]
 	sent := n + s.tk.retries
 	s.c.calls += sent
@@ -150,11 +167,13 @@ func (s *queueSim) step(t int64) {
 	}
 
 	// 2. the dependency works.
-	keep := 1.0
-	if s.cl.On() {
-		keep = s.cl.keep(sg.CapRate, s.queued)
+	c, whole := int64(0), false
+	if !s.cl.On() {
+		c, whole = s.cr.takeWhole(sg.PerTick)
 	}
-	c := s.cr.take(sg.CapRate * keep / p.TPS)
+	if !whole {
+		c = s.cr.take(sg.CapRate * s.cl.keep(sg.CapRate, s.queued) / p.TPS)
+	}
 	used := s.serve(t, row, c)
 	s.cr.spend(used)
 
@@ -196,11 +215,17 @@ func (s *queueSim) retire(e int64) {
 // cohorts join the row as they are (unmerged, which changes nothing then).
 func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 	if !s.budgets.on() && s.limit == 0 {
+		var queued, retries int64
 		for _, co := range cs {
-			s.queued += co.n
+			queued += co.n
 			if co.attempt > 1 {
-				s.tk.retries += co.n
+				retries += co.n
 			}
+		}
+		s.queued += queued
+		s.tk.retries += retries
+		if len(cs) == 1 {
+			return append(r, cs[0])
 		}
 		return append(r, cs...)
 	}
@@ -244,9 +269,17 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 // the backoff, as far as the budget admits, or, with no attempts left, their
 // requests fail. It returns how many calls cs held.
 func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
-	due, mask, delay, attempts := s.due, int64(len(s.due)-1), s.delay, s.attempts
-	var failed int64
-	at, dst := int64(-1), []cohort(nil) // the slot being filled
+	due, mask, delay, attempts, ticks, budget := s.due, int64(len(s.due)-1), s.delay, s.attempts, s.p.Ticks, s.budgets.on()
+	var failed, late int64
+	// The slot being filled: with one wait for every attempt (no backoff,
+	// or a constant one) every retry goes to the same slot.
+	at, dst := int64(-1), []cohort(nil)
+	if s.sameDelay >= 0 {
+		at = t + 1 + s.sameDelay
+		if at < ticks {
+			dst = due[at&mask]
+		}
+	}
 	for _, co := range cs {
 		n := co.n
 		if n <= 0 {
@@ -257,7 +290,7 @@ func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
 			failed += n
 			continue
 		}
-		if s.budgets.on() {
+		if budget {
 			ok := s.budgets.admit(0, 0, n)
 			if refused := n - ok; refused > 0 {
 				s.c.refused += refused
@@ -268,22 +301,27 @@ func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
 				continue
 			}
 		}
-		next := t + 1 + delay[co.attempt-1]
-		if next >= s.p.Ticks {
-			s.late += n // never sent: its request stays pending
-			continue
-		}
-		if next != at {
-			if at >= 0 {
-				due[at&mask] = dst
+		if s.sameDelay < 0 {
+			if next := t + 1 + delay[co.attempt-1]; next != at {
+				if at >= 0 && at < ticks {
+					due[at&mask] = dst
+				}
+				at = next
+				if at < ticks {
+					dst = due[at&mask]
+				}
 			}
-			at, dst = next, due[next&mask]
+		}
+		if at >= ticks {
+			late += n // never sent: its request stays pending
+			continue
 		}
 		dst = append(dst, cohort{co.attempt + 1, n})
 	}
-	if at >= 0 {
+	if at >= 0 && at < ticks {
 		due[at&mask] = dst
 	}
+	s.late += late
 	s.c.failed += failed
 	s.tk.failures += failed
 	return calls
@@ -299,15 +337,20 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 	}
 	c0 := c
 	live := min(t, max(s.timeout, 0)) // rows t−live..t can still time out
+	mask := int64(len(s.rows) - 1)
 	if s.lifo {
 		for e := t; e >= t-live && c > 0; e-- {
-			c = s.serveRow(s.rows[e&int64(len(s.rows)-1)], c, true)
+			if r := s.rows[e&mask]; len(r) > 0 {
+				c = s.serveRow(r, c, true)
+			}
 		}
 		c = s.serveBacklog(c, expired)
 	} else {
 		c = s.serveBacklog(c, expired)
 		for e := t - live; e <= t && c > 0; e++ {
-			c = s.serveRow(s.rows[e&int64(len(s.rows)-1)], c, false)
+			if r := s.rows[e&mask]; len(r) > 0 {
+				c = s.serveRow(r, c, false)
+			}
 		}
 	}
 	if s.loss {
