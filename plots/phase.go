@@ -10,7 +10,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
-	"gonum.org/v1/plot/palette/brewer"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -312,14 +311,13 @@ func minPositive(z [][][]float64) float64 {
 
 // sequential is ColorBrewer's YlGnBu as a continuous map, light to dark.
 func sequential() (palette.ColorMap, error) {
-	p, err := brewer.GetPalette(brewer.TypeSequential, "YlGnBu", 9)
-	if err != nil {
-		return nil, err
-	}
-	cs := p.Colors()
-	dark := make([]color.Color, len(cs)) // NewLuminance wants luminance rising
-	for i := range cs {
-		dark[i] = cs[len(cs)-1-i]
+	// ColorBrewer's 9-class YlGnBu, darkest first (NewLuminance wants
+	// luminance rising), written out so the binary need not build every
+	// ColorBrewer palette when it starts.
+	dark := []color.Color{
+		color.RGBA{0x08, 0x1d, 0x58, 0xff}, color.RGBA{0x25, 0x34, 0x94, 0xff}, color.RGBA{0x22, 0x5e, 0xa8, 0xff},
+		color.RGBA{0x1d, 0x91, 0xc0, 0xff}, color.RGBA{0x41, 0xb6, 0xc4, 0xff}, color.RGBA{0x7f, 0xcd, 0xbb, 0xff},
+		color.RGBA{0xc7, 0xe9, 0xb4, 0xff}, color.RGBA{0xed, 0xf8, 0xb1, 0xff}, color.RGBA{0xff, 0xff, 0xd9, 0xff},
 	}
 	cm, err := moreland.NewLuminance(dark)
 	if err != nil {
