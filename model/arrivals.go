@@ -137,6 +137,25 @@ func (a *arrivals) draw(t int64) int64 {
 	return n
 }
 
+// every reports whether the ticks from t on in t's segment each draw the
+// same whole number of constant arrivals with nothing carried, or none at
+// all, so that a run of them can be jumped over with skip.
+func (a *arrivals) every(t int64) bool {
+	if a.next == never {
+		return true
+	}
+	return a.p.Arrivals == ArriveConstant && a.next == t && a.accAt == t && a.acc == 0 &&
+		a.lam == math.Trunc(a.lam) && t >= a.segAt && t < a.segTo
+}
+
+// skip moves the arrivals k ticks on, past ticks every allowed.
+func (a *arrivals) skip(k int64) {
+	if a.next != never {
+		a.next += k
+		a.accAt += k
+	}
+}
+
 // split is n of something at d (a client, or a wait in ticks).
 type split struct {
 	d int64

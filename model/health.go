@@ -89,6 +89,23 @@ func (h *health) idle(a, b, backlog int64, mark func(x, y int64, unhealthy bool)
 	}
 }
 
+// repeat judges k ticks from tick from that repeat the last one judged:
+// ok successes and arrivals each, unhealthy or not.
+func (h *health) repeat(from, k, ok, arr int64, unhealthy bool) {
+	last := from + k - 1
+	if h.rule == HealthGoodput {
+		for x := max(from, last-h.gp.w+1); x <= last; x++ {
+			if ok != 0 || arr != 0 {
+				h.gp.add(x, float64(ok), float64(arr))
+			}
+			h.gp.expire(x)
+		}
+	}
+	if unhealthy && last >= h.from {
+		h.lastBad = last
+	}
+}
+
 // recovery is the verdict of a run of ticks ticks whose fault ended at
 // faultEnd seconds: recovered, and the seconds from the fault's end until
 // healthy for good (0 when the fault never made it unhealthy; NaN when

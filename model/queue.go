@@ -64,6 +64,9 @@ type queueSim struct {
 	due     [][]cohort // ring (a power of two long): retries due in tick t, in the order they were scheduled
 	late    int64      // retries due after the run: their requests stay pending
 	seg     int
+	st      *steady // jumps over repeating ticks; nil when they cannot repeat
+
+	fromBacklog, backlogCap int64 // this tick: calls served from the backlog, and the capacity it was offered
 
 	c  counts
 	tk tickCounts
@@ -83,7 +86,18 @@ func runQueue(p *Plan, seed uint64, series bool) (Metrics, *Series, []string) {
 func (s *queueSim) run() Metrics {
 	p := s.p
 	for t := int64(0); t < p.Ticks; t++ {
+		b0, l0 := s.backlog, s.late
 		s.step(t)
+		if s.st == nil {
+			continue
+		}
+		sig := s.sig(t, b0, l0)
+		if k := s.st.after(s, t, sig); k > 0 {
+			s.jump(t, k, &sig)
+			s.st.jumped += k
+			t += k
+			s.st.snapAt = t
+		}
 	}
 	m := s.c.metrics(p, p.Load)
 	m.Recovered, m.RecoveryS = s.health.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
@@ -107,6 +121,9 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 	}
 	if series {
 		s.rec = newRecorder(p)
+	}
+	if steadyApplies(p, series) {
+		s.st = &steady{snapAt: -1}
 	}
 	w := newWaits(l)
 	maxDelay := int64(0)
@@ -135,6 +152,7 @@ func (s *queueSim) step(t int64) {
 	s.seg = p.SegmentAt(s.seg, t)
 	sg := &p.Faults[s.seg]
 	s.tk = tickCounts{}
+	s.fromBacklog, s.backlogCap = 0, 0
 	row := t & int64(len(s.rows)-1)
 
 	// 1. arrivals, then the retries due now.
@@ -366,6 +384,7 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 // capacity left.
 func (s *queueSim) serveBacklog(c int64, expired bool) int64 {
 	k := min(c, s.backlog)
+	s.fromBacklog, s.backlogCap = k, c
 	if k == 0 {
 		return c
 	}
@@ -422,4 +441,16 @@ func pow2(n int64) int64 {
 		p <<= 1
 	}
 	return p
+}
+
+// sig is what tick t did, for steady to compare; b0 and l0 are the backlog
+// and the late retries before it.
+func (s *queueSim) sig(t, b0, l0 int64) tickSig {
+	sig := tickSig{tk: s.tk, dBacklog: s.backlog - b0, dLate: s.late - l0, fromBacklog: s.fromBacklog,
+		capacity: s.backlogCap, acc: s.cr.acc, unhealthy: s.health.lastBad == t, seg: s.seg,
+		inWindow: t >= s.p.Fault.From && t < s.p.Fault.To, gpOK: s.health.gp.ok, gpArr: s.health.gp.arr}
+	if s.fromBacklog < s.backlogCap || s.backlogCap == 0 {
+		sig.backlog = s.backlog // not saturated: the backlog itself must repeat
+	}
+	return sig
 }

@@ -24,3 +24,20 @@ func BenchmarkBlipNoRetries(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBlipStormStepped: the same hour stepped tick by tick, without
+// jumping over the ticks that repeat (what the engine does when it records
+// a series).
+func BenchmarkBlipStormStepped(b *testing.B) {
+	sc := blip(27)
+	p, err := sc.Resolve()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s := newQueueSim(p, 1, false)
+		s.st = nil
+		s.run()
+	}
+}

@@ -1,0 +1,167 @@
+package model
+
+import "slices"
+
+// steady lets the queue engine jump over ticks that would repeat the one
+// before exactly. Most of an hour-long run is such ticks: a healthy system
+// whose queue empties every tick, a storm whose rows of retries are the
+// same tick after tick while only its abandoned backlog grows, a backlog
+// draining at a constant rate. A tick repeats the previous one when
+//
+//   - its counts (arrivals, calls, retries, successes, failures, timeouts,
+//     refusals, work served and wasted), the change of the backlog, the calls
+//     served from the backlog, the credit and the verdict of health are the
+//     previous tick's, and
+//   - the rows that can still time out and the retries due ahead, each seen
+//     from its own tick, are the previous tick's,
+//
+// and nothing outside those can change the next tick: arrivals are a whole
+// number every tick, the budget keeps no state across ticks (none or
+// per_tick), no queue limit or overload collapse reads the queue's length,
+// and the backlog either was served to the last call (then it must be the
+// same) or fed the whole capacity (then it must stay large enough to feed
+// it). The next tick then repeats it too, and so on until the fault
+// segment, the fault window or the health verdict changes, the backlog
+// runs short, or the end of the run is near: the engine adds the ticks'
+// counts in one step and moves its rings. Nothing is approximated; the
+// series, when recorded, is stepped tick by tick.
+type steady struct {
+	prev, cur tickSig
+	snap      []cohort // the rows and retries due after the previous tick, each tick's list closed by a marker
+	snapAt    int64    // the tick the snapshot was taken after; −1 = none
+	buf       []cohort
+	jumped    int64 // ticks jumped over so far
+}
+
+// tickSig is what a tick did, for comparing it with the next.
+type tickSig struct {
+	tk          tickCounts
+	dBacklog    int64 // change of the backlog
+	dLate       int64 // retries due after the run
+	fromBacklog int64 // calls served from the backlog
+	capacity    int64 // calls the server could serve
+	backlog     int64 // the backlog at the tick's end, compared when it was not saturated
+	acc         float64
+	gpOK, gpArr float64 // the goodput window's sums
+	unhealthy   bool
+	inWindow    bool
+	seg         int
+}
+
+// steadyApplies reports whether a run can have repeating ticks at all.
+func steadyApplies(p *Plan, series bool) bool {
+	return !series && p.Arrivals == ArriveConstant && p.QueueLimit == 0 && !p.Collapse.On() &&
+		(p.Budget.Kind == "none" || p.Budget.Kind == "per_tick")
+}
+
+// marker closes one tick's list in a snapshot.
+var marker = cohort{attempt: -1}
+
+// snapshot writes the rows that can still time out after tick t and the
+// retries due after it, each list relative to t.
+func (s *queueSim) snapshot(dst []cohort, t int64) []cohort {
+	dst = dst[:0]
+	live := min(t, max(s.timeout, 0))
+	for e := t - live; e <= t; e++ {
+		dst = append(dst, s.rows[e&int64(len(s.rows)-1)]...)
+		dst = append(dst, marker)
+	}
+	for x := t + 1; x < t+int64(len(s.due)); x++ {
+		dst = append(dst, s.due[x&int64(len(s.due)-1)]...)
+		dst = append(dst, marker)
+	}
+	return dst
+}
+
+// after is called at the end of tick t with what the tick did; it returns
+// how many of the following ticks to jump over (0: step the next one).
+func (st *steady) after(s *queueSim, t int64, sig tickSig) int64 {
+	st.prev, st.cur = st.cur, sig
+	if st.cur != st.prev {
+		st.snapAt = -1
+		return 0
+	}
+	if st.snapAt != t-1 {
+		// The second tick alike: note its state, and compare after the third.
+		st.snap = s.snapshot(st.snap, t)
+		st.snapAt = t
+		return 0
+	}
+	st.buf = s.snapshot(st.buf, t)
+	if !slices.Equal(st.buf, st.snap) {
+		st.snap, st.buf = st.buf, st.snap
+		st.snapAt = t
+		return 0
+	}
+	return s.repeats(t, &sig)
+}
+
+// repeats is how many ticks after t repeat tick t, as far as nothing but
+// the repetition itself can tell.
+func (s *queueSim) repeats(t int64, sig *tickSig) int64 {
+	p := s.p
+	// Leave the last ticks, whose retries fall after the run, to be stepped.
+	k := p.Ticks - 1 - t - int64(len(s.due)) - max(s.timeout, 0) - 1
+	k = min(k, p.Faults[sig.seg].To-1-t)
+	for _, b := range []int64{p.Fault.From, p.Fault.To} {
+		if b > t {
+			k = min(k, b-1-t)
+		}
+	}
+	if !s.arr.every(t + 1) {
+		return 0
+	}
+	d := sig.dBacklog
+	if sig.fromBacklog == sig.capacity && sig.capacity > 0 && d < 0 {
+		// The backlog fed the whole capacity: it must keep doing so.
+		k = min(k, (s.backlog-sig.fromBacklog)/-d)
+	}
+	if s.health.rule == HealthQueue && d != 0 {
+		// The verdict must not change on the way.
+		limit := s.health.limit + 1e-9
+		q := float64(s.queued)
+		switch {
+		case sig.unhealthy && d < 0:
+			k = min(k, int64((q-limit)/float64(-d)))
+		case !sig.unhealthy && d > 0:
+			k = min(k, int64((limit-q)/float64(d)))
+		}
+	}
+	return max(0, k)
+}
+
+// jump applies k repeats of tick t's sig after tick t.
+func (s *queueSim) jump(t, k int64, sig *tickSig) {
+	tk := &sig.tk
+	s.c.requests += k * tk.requests
+	s.c.calls += k * tk.calls
+	s.c.ok += k * tk.ok
+	s.c.failed += k * tk.failures
+	s.c.refused += k * tk.refused
+	s.c.served += k * tk.served
+	s.c.wasted += k * tk.wasted
+	if sig.inWindow {
+		s.c.windowCalls += k * tk.calls
+	}
+	s.late += k * sig.dLate
+	s.backlog += k * sig.dBacklog
+	s.queued += k * sig.dBacklog
+	s.c.peakQueue = max(s.c.peakQueue, s.queued)
+	s.rows = rotate(s.rows, k)
+	s.due = rotate(s.due, k)
+	s.arr.skip(k)
+	s.health.repeat(t+1, k, tk.ok, tk.requests, sig.unhealthy)
+}
+
+// rotate moves every entry of a ring k places on.
+func rotate(ring [][]cohort, k int64) [][]cohort {
+	n := int64(len(ring))
+	if k%n == 0 {
+		return ring
+	}
+	out := make([][]cohort, n)
+	for i := range ring {
+		out[(int64(i)+k)&(n-1)] = ring[i]
+	}
+	return out
+}
