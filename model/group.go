@@ -38,6 +38,7 @@ type group struct {
 // children, so groups are left to the garbage collector instead.
 type groups struct {
 	free    []*group
+	live    int64   // groups in use
 	slab    []group // fresh groups
 	block   int     // size of the last block allocated
 	recycle bool
@@ -45,6 +46,7 @@ type groups struct {
 }
 
 func (gs *groups) get() *group {
+	gs.live++
 	if k := len(gs.free); k > 0 && !gs.poison {
 		g := gs.free[k-1]
 		gs.free = gs.free[:k-1]
@@ -69,7 +71,11 @@ func (gs *groups) release(g *group) {
 			panic("stochastic engine: a recycled group was still in use")
 		}
 		g.refs--
-		if g.refs > 0 || !gs.recycle {
+		if g.refs > 0 {
+			return
+		}
+		gs.live--
+		if !gs.recycle {
 			return
 		}
 		p := g.parent

@@ -68,12 +68,16 @@ type queueSim struct {
 
 	fromBacklog, backlogCap int64 // this tick: calls served from the backlog, and the capacity it was offered
 
+	g       *guard // nil: no cancellation, no cap
+	cohorts int64  // cohorts held in rows and retry lists, for the memory cap
+
 	c  counts
 	tk tickCounts
 }
 
-func runQueue(p *Plan, seed uint64, series bool) (Metrics, *Series, []string) {
+func runQueue(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string) {
 	s := newQueueSim(p, seed, series)
+	s.g = g
 	m := s.run()
 	var ser *Series
 	if s.rec != nil {
@@ -88,6 +92,9 @@ func (s *queueSim) run() Metrics {
 	for t := int64(0); t < p.Ticks; t++ {
 		b0, l0 := s.backlog, s.late
 		s.step(t)
+		if !s.g.ok(s.live(), float64(t)*p.TickS) {
+			break
+		}
 		if s.st == nil {
 			continue
 		}
@@ -176,6 +183,7 @@ func (s *queueSim) step(t int64) {
 	}
 	s.rows[row] = r
 	s.due[slot] = due[:0]
+	s.cohorts -= int64(len(due))
 	sent := n + s.tk.retries
 	s.c.calls += sent
 	s.tk.calls = sent
@@ -208,6 +216,7 @@ func (s *queueSim) step(t int64) {
 		}
 		s.backlog += s.fail(t, r)
 		s.rows[e] = r[:0]
+		s.cohorts -= int64(len(r))
 	}
 
 	// 4. measurements
@@ -223,6 +232,7 @@ func (s *queueSim) retire(e int64) {
 	for _, co := range s.rows[e] {
 		s.backlog += co.n
 	}
+	s.cohorts -= int64(len(s.rows[e]))
 	s.rows[e] = s.rows[e][:0]
 }
 
@@ -242,6 +252,7 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 		}
 		s.queued += queued
 		s.tk.retries += retries
+		s.cohorts += int64(len(cs))
 		if len(cs) == 1 {
 			return append(r, cs[0])
 		}
@@ -277,6 +288,7 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 				r[k].n += n // one cohort per tick and attempt: the gate and the limit see it whole
 			} else {
 				r = append(r, cohort{co.attempt, n})
+				s.cohorts++
 			}
 		}
 	}
@@ -335,6 +347,7 @@ func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
 			continue
 		}
 		dst = append(dst, cohort{co.attempt + 1, n})
+		s.cohorts++
 	}
 	if at >= 0 && at < ticks {
 		due[at&mask] = dst
@@ -376,6 +389,7 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 		r := s.rows[row]
 		s.queued -= s.fail(t, r)
 		s.rows[row] = r[:0]
+		s.cohorts -= int64(len(r))
 	}
 	return c0 - c
 }
@@ -453,4 +467,14 @@ func (s *queueSim) sig(t, b0, l0 int64) tickSig {
 		sig.backlog = s.backlog // not saturated: the backlog itself must repeat
 	}
 	return sig
+}
+
+// live is the bytes of state the run holds: its cohorts, its rings and its
+// series.
+func (s *queueSim) live() int64 {
+	b := s.cohorts*entryBytes + int64(len(s.rows)+len(s.due))*24
+	if s.rec != nil {
+		b += int64(len(s.rec.s.Rows)) * seriesBytes
+	}
+	return b
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"testing"
 	"time"
@@ -50,7 +51,7 @@ func TestHealthAtTheEdge(t *testing.T) {
 	}
 	// The same run judged with the bottom layer's 2 s: a false "recovered".
 	p.Health.Limit = 100 * 2
-	bottom, err := RunPlan(p, 1, false)
+	bottom, err := RunPlan(context.Background(), p, 1, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

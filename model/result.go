@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -57,6 +58,9 @@ type Result struct {
 	Spread         Spread  // quantiles and intervals over the replicates
 	Series         *Series // per-second series of the first replicate, when asked for
 	Warnings       []string
+	// Aborted says why the cell was stopped before its end (its live state
+	// outgrew the memory cap); its metrics are then NaN.
+	Aborted string
 }
 
 // Spread summarises a cell's replicates beyond their mean and standard
@@ -95,8 +99,9 @@ type SeriesRow struct {
 	Unhealthy bool    // the health rule failed at the end of the bin
 }
 
-// engine runs one seeded replicate of a resolved scenario.
-type engine func(p *Plan, seed uint64, series bool) (Metrics, *Series, []string)
+// engine runs one seeded replicate of a resolved scenario, as long as the
+// guard lets it.
+type engine func(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string)
 
 // Run simulates one grid cell: sc.Replicates runs seeded from seed, averaged.
 // series asks for the per-second time series of the first replicate.
@@ -105,11 +110,15 @@ func Run(sc Scenario, seed uint64, series bool) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return RunPlan(p, seed, series)
+	return RunPlan(context.Background(), p, seed, Options{Series: series})
 }
 
-// RunPlan is Run for a scenario already resolved.
-func RunPlan(p *Plan, seed uint64, series bool) (Result, error) {
+// RunPlan is Run for a scenario already resolved. Cancelling ctx stops the
+// run within a tick or a few thousand events, and RunPlan returns
+// ctx.Err(). A replicate whose live state outgrows opt.MaxMemory stops, and
+// the result says so in Aborted, with no metrics: a cell that cannot be
+// simulated within the cap is a result, not an error.
+func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, error) {
 	sc := p.Scenario
 	run := runQueue
 	if p.Engine == EngineStochastic {
@@ -118,7 +127,14 @@ func RunPlan(p *Plan, seed uint64, series bool) (Result, error) {
 	runs := make([]Metrics, sc.Replicates)
 	var res Result
 	for r := range runs {
-		m, s, w := run(p, ReplicateSeed(seed, r), series && r == 0)
+		g := newGuard(ctx, opt.MaxMemory)
+		m, s, w := run(p, ReplicateSeed(seed, r), opt.Series && r == 0, g)
+		if err := g.err(); err != nil {
+			return Result{}, err
+		}
+		if g.abort != "" {
+			return aborted(sc.Replicates, fmt.Sprintf("replicate %d %s", r+1, g.abort)), nil
+		}
 		m.WindowPerTick = m.WindowCalls * sc.Tick.Seconds()
 		m.CallsPerS = m.Calls / sc.Duration.Seconds()
 		m.Allowed = float64(sc.FlatAttempts())
@@ -132,6 +148,16 @@ func RunPlan(p *Plan, seed uint64, series bool) (Result, error) {
 	res.Replicates = len(runs)
 	res.Warnings = append(res.Warnings, horizonWarnings(&sc, &res)...)
 	return res, nil
+}
+
+// aborted is the result of a cell stopped for memory: every metric NaN.
+func aborted(replicates int, why string) Result {
+	nan := math.NaN()
+	m := Metrics{RecoveryS: nan, Requests: nan, Calls: nan, PeakCalls: nan, PeakLoadX: nan, WindowRateX: nan,
+		WindowCalls: nan, WindowPerTick: nan, CallsPerS: nan, Allowed: nan, PeakQueue: nan, Successful: nan,
+		Failed: nan, Pending: nan, RetriesRefused: nan, Served: nan, WastedServed: nan}
+	return Result{Metrics: m, SD: m, Replicates: replicates, RecoveredShare: nan,
+		Spread: Spread{RecoveryP50: nan, RecoveryP90: nan, ShareLo: nan, ShareHi: nan}, Aborted: why}
 }
 
 // ReplicateSeed derives the seed of replicate r from a cell's seed; replicate

@@ -24,6 +24,8 @@ type server interface {
 	// withdraw takes g's calls out of the waiting room: nobody waits for
 	// them and they are dropped (drop_expired, cancellation).
 	withdraw(g *group)
+	// entries is how many entries the waiting room holds, for the memory cap.
+	entries() int64
 }
 
 // newServer makes the dependency of a run.

@@ -48,3 +48,5 @@ func (l *lossServer) next(int64) int64 { return never }
 func (l *lossServer) idle(a, b int64) { idleCredit(l.s, &l.cr, a, b) }
 
 func (l *lossServer) withdraw(*group) {}
+
+func (l *lossServer) entries() int64 { return 0 }

@@ -156,3 +156,5 @@ func (q *queueServer) withdraw(g *group) {
 	q.queued -= g.queued
 	g.queued = 0
 }
+
+func (q *queueServer) entries() int64 { return int64(cap(q.q)) }

@@ -33,11 +33,15 @@ type stoch struct {
 	c           counts
 	tk          tickCounts
 	preRequests int64 // closed loop: requests started before the first fault
+
+	g      *guard
+	events int // events handled since the guard was last asked
 }
 
 // runStochastic runs one seeded replicate of p.
-func runStochastic(p *Plan, seed uint64, series bool) (Metrics, *Series, []string) {
+func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string) {
 	s := newStoch(p, seed, series)
+	s.g = g
 	defer s.r.release()
 	s.run()
 	var ser *Series
@@ -89,6 +93,9 @@ func (s *stoch) run() {
 		}
 		s.step(t)
 		last = t
+		if !s.g.ok(s.live(), float64(t)*p.TickS) {
+			return
+		}
 	}
 	if last+1 < p.Ticks {
 		s.idle(last+1, p.Ticks)
@@ -136,6 +143,12 @@ func (s *stoch) step(t int64) {
 	// 2. events in scheduling order, then the new requests
 	if busy {
 		for i := 0; i < len(sl.lists[phStart]); i++ {
+			if s.events++; s.events == 4096 {
+				s.events = 0
+				if !s.g.ok(s.live(), float64(t)*p.TickS) {
+					return // the run ends here
+				}
+			}
 			ev := &sl.lists[phStart][i]
 			switch ev.kind {
 			case evStart:
@@ -235,6 +248,16 @@ func (s *stoch) capacityOver(a, b int64) float64 {
 		x = e
 	}
 	return c
+}
+
+// live is the bytes of state the run holds: its groups, its scheduled
+// events, the calls queued at the dependency and its series.
+func (s *stoch) live() int64 {
+	b := s.gs.live*groupBytes + s.cal.n*eventBytes + s.srv.entries()*entryBytes
+	if s.rec != nil {
+		b += int64(len(s.rec.s.Rows)) * seriesBytes
+	}
+	return b
 }
 
 // inFlight is the user requests without an answer yet.

@@ -78,6 +78,7 @@ type calendar struct {
 	far  farHeap
 	seq  uint64
 	tmp  []farEvent
+	n    int64 // events scheduled and not yet run
 }
 
 func newCalendar(horizon int64) calendar {
@@ -98,6 +99,7 @@ func newCalendar(horizon int64) calendar {
 
 // add schedules ev in phase ph of tick at, seen from tick now (at ≥ now).
 func (c *calendar) add(now, at int64, ph uint8, ev event) {
+	c.n++
 	if at-now < int64(len(c.ring)) {
 		i := at & c.mask
 		l := &c.ring[i].lists[ph]
@@ -169,6 +171,7 @@ func (c *calendar) clear(t int64) {
 	i := t & c.mask
 	s := &c.ring[i]
 	for ph := range s.lists {
+		c.n -= int64(len(s.lists[ph]))
 		clear(s.lists[ph]) // drop pointers for the collector
 		s.lists[ph] = s.lists[ph][:0]
 	}

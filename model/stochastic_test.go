@@ -198,9 +198,9 @@ func TestStochasticRecycling(t *testing.T) {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		seed := uint64(i + 1)
-		want, _, _ := runStochastic(p, seed, true)
+		want, _, _ := runStochastic(p, seed, true, nil)
 		p.poison = true
-		got, _, _ := runStochastic(p, seed, true)
+		got, _, _ := runStochastic(p, seed, true, nil)
 		if a, b := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); a != b {
 			t.Fatalf("case %d: poisoned groups changed the results\n%s\n%s", i, a, b)
 		}
@@ -340,7 +340,7 @@ func TestCohortsMatchRequests(t *testing.T) {
 					t.Fatal(err)
 				}
 				p.Single = seq
-				m, _, _ := runStochastic(p, seed, false)
+				m, _, _ := runStochastic(p, seed, false, nil)
 				v := [5]float64{m.Calls, m.Successful, m.Failed, m.Served, m.RetriesRefused}
 				for j := range v {
 					if k == 0 {

@@ -30,7 +30,7 @@ func Run(parent context.Context, cells []Cell, workers int, done func()) ([]mode
 			if c.Plan == nil {
 				return fmt.Errorf("cell %s has no plan: build cells with a Grid", c.Label())
 			}
-			r, err := model.RunPlan(c.Plan, c.Seed, c.Series)
+			r, err := model.RunPlan(ctx, c.Plan, c.Seed, model.Options{Series: c.Series})
 			if err != nil {
 				return fmt.Errorf("cell %s: %w", c.Label(), err)
 			}

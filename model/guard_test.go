@@ -1,0 +1,77 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// jitterStorm is three layers of ten attempts with exponential backoff from
+// 10 ms and full jitter, at load against an equal capacity, hit by a 30 s
+// outage: a storm whose groups split into single requests.
+func jitterStorm(load float64, tick Duration) Scenario {
+	s := Default()
+	s.Engine = "stochastic"
+	s.Tick = tick
+	s.Duration = Duration(10 * time.Minute)
+	s.Load = load
+	s.Arrivals = "poisson"
+	l := DefaultLayer()
+	l.Attempts = 10
+	l.Backoff = Backoff{Kind: "exponential", Base: ms(10), Factor: 2, Jitter: "full"}
+	s.Layer = []Layer{l}
+	s.Layers = 3
+	s.Dependency.Capacity = load
+	s.Fault = []Fault{{Kind: "outage", Start: Duration(time.Minute), Length: Duration(30 * time.Second), Factor: 1}}
+	return s
+}
+
+// TestCancelInsideACell: a cell that would run for minutes stops within a
+// second of its context being cancelled, with the context's error.
+func TestCancelInsideACell(t *testing.T) {
+	sc := jitterStorm(3000, ms(1))
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = RunPlan(ctx, p, 1, Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 1300*time.Millisecond {
+		t.Errorf("stopped %v after the start, 300 ms after which it was cancelled", d)
+	}
+}
+
+// TestMemoryCap: a cell whose state outgrows the cap stops, and its result
+// says why, with no metrics; under a cap it never reaches, nothing changes.
+func TestMemoryCap(t *testing.T) {
+	sc := jitterStorm(3000, ms(1))
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cap = 16 << 20
+	g := newGuard(context.Background(), cap)
+	runStochastic(p, 1, false, g)
+	if !strings.Contains(g.abort, "over the cap of 16 MB") || g.peak > cap+cap/2 {
+		t.Fatalf("abort %q at a peak of %s", g.abort, Bytes(g.peak))
+	}
+	r, err := RunPlan(context.Background(), p, 1, Options{MaxMemory: cap})
+	if err != nil || r.Aborted == "" || r.Recovered || r.Calls == r.Calls {
+		t.Errorf("aborted cell: %v, %q, metrics %v", err, r.Aborted, r.Metrics)
+	}
+	small := blip(27)
+	want, _ := Run(small, 1, false)
+	ps, _ := small.Resolve()
+	got, err := RunPlan(context.Background(), ps, 1, Options{MaxMemory: 1 << 20})
+	if err != nil || got.Aborted != "" || fmt.Sprintf("%#v", got.Metrics) != fmt.Sprintf("%#v", want.Metrics) {
+		t.Errorf("a cell within its cap: %v %q %v", err, got.Aborted, got.Metrics)
+	}
+}
