@@ -196,6 +196,28 @@ func (s *Scenario) FaultWindow() (start, end Duration, ok bool) {
 	return start, end, ok
 }
 
+// Bounds on rates and counts, so that no count overflows and every count a
+// run reports is exact in a float64.
+const (
+	MaxRate  = 1e9     // requests or calls per second (load, capacity)
+	MaxCalls = 1 << 53 // calls one run can make: requests × attempts per request
+)
+
+// peakRate is the highest arrival rate of the run: the load times the
+// largest product of spike factors that can overlap.
+func (s *Scenario) peakRate() float64 {
+	r := s.Load
+	for _, f := range s.Fault {
+		if f.Kind == "spike" && f.Factor > 1 && f.Length > 0 {
+			r *= f.Factor
+		}
+	}
+	if s.Arrivals == "closed" {
+		r = math.Max(r, float64(s.Clients)/math.Max(s.Tick.Seconds(), s.Think.Seconds()))
+	}
+	return r
+}
+
 // FieldError is a problem with one scenario key; Path is the key's dotted
 // TOML path below [scenario] (for example "dependency.capacity" or
 // "layer.1.timeout").
@@ -246,8 +268,8 @@ func (s *Scenario) Validate() error {
 		return bad("duration", "must be at least one tick (%v), got %v", tick, s.Duration)
 	case s.Duration/tick > 1e8:
 		return bad("duration", "%v of %v ticks is more than 100,000,000 ticks", s.Duration, tick)
-	case s.Load < 0 || math.IsNaN(s.Load) || math.IsInf(s.Load, 0):
-		return bad("load", "must be a finite number ≥ 0, got %v", s.Load)
+	case s.Load < 0 || math.IsNaN(s.Load) || math.IsInf(s.Load, 0) || s.Load > MaxRate:
+		return bad("load", "must be a number from 0 to %g requests/s, got %v", MaxRate, s.Load)
 	case s.Clients < 0:
 		return bad("clients", "must be ≥ 0, got %d", s.Clients)
 	case s.Arrivals == "closed" && s.Clients == 0:
@@ -275,6 +297,12 @@ func (s *Scenario) Validate() error {
 	}
 	if s.FlatAttempts() > 1_000_000 {
 		return bad("layer", "the chain allows %d attempts per request; more than 1,000,000 is not simulated", s.FlatAttempts())
+	}
+	// Every count must stay exact: the calls a run can make, requests ×
+	// attempts, below 2^53 (and far below an int64's limit).
+	if calls := s.peakRate() * s.Duration.Seconds() * float64(s.FlatAttempts()); calls > MaxCalls {
+		return bad("load", "%v requests/s (%v at the highest spike) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
+			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), calls, float64(MaxCalls))
 	}
 	if e := s.Budget.validate(); e != nil {
 		return e
@@ -328,8 +356,10 @@ func (b Budget) validate() *FieldError {
 func (d Dependency) validate() *FieldError {
 	p := "dependency."
 	switch {
-	case d.Capacity < 0 || math.IsNaN(d.Capacity) || math.IsInf(d.Capacity, 0):
-		return bad(p+"capacity", "must be a finite number ≥ 0, got %v", d.Capacity)
+	case d.Capacity < 0 || math.IsNaN(d.Capacity) || math.IsInf(d.Capacity, 0) || d.Capacity > MaxRate:
+		return bad(p+"capacity", "must be a number from 0 to %g calls/s, got %v", MaxRate, d.Capacity)
+	case d.QueueLimit > MaxCalls:
+		return bad(p+"queue_limit", "must be at most %g calls, got %d", float64(MaxCalls), d.QueueLimit)
 	case d.QueueLimit < 0:
 		return bad(p+"queue_limit", "must be ≥ 0 (0 = unbounded), got %d", d.QueueLimit)
 	case d.FailureProbability < 0 || d.FailureProbability > 1:
@@ -361,10 +391,10 @@ func (f Fault) validate(p string) *FieldError {
 		return bad(p+"start", "must be ≥ 0, got %v", f.Start)
 	case f.Length < 0:
 		return bad(p+"length", "must be ≥ 0, got %v", f.Length)
-	case f.Capacity < 0 || math.IsNaN(f.Capacity):
-		return bad(p+"capacity", "must be ≥ 0, got %v", f.Capacity)
-	case (f.Kind == "slowdown" || f.Kind == "spike") && !(f.Factor > 0):
-		return bad(p+"factor", "a %s needs factor > 0, got %v", f.Kind, f.Factor)
+	case f.Capacity < 0 || math.IsNaN(f.Capacity) || f.Capacity > MaxRate:
+		return bad(p+"capacity", "must be a number from 0 to %g calls/s, got %v", MaxRate, f.Capacity)
+	case (f.Kind == "slowdown" || f.Kind == "spike") && !(f.Factor > 0 && f.Factor <= 1e6):
+		return bad(p+"factor", "a %s needs a factor in (0, 1e6], got %v", f.Kind, f.Factor)
 	}
 	return nil
 }

@@ -1,0 +1,105 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Cost is what a cell will take, estimated before it runs.
+type Cost struct {
+	Ticks int64 // ticks it simulates, all replicates (the queue engine may jump over many of them)
+	State int64 // bytes of live state at its worst: an estimate from above
+}
+
+// Cost estimates what running the plan takes: the ticks of every
+// replicate, and the state its engine holds at the worst moment of a storm
+// — every call a request may make alive for the longest a request can
+// live, as separate groups when jitter splits them — plus its series when
+// one is recorded.
+func (p *Plan) Cost(series bool) Cost {
+	c := Cost{Ticks: p.Ticks * int64(p.Replicates)}
+	if series {
+		c.State += (p.Ticks*int64(math.Max(1, math.Round(p.TickS))) + 1) / max(1, int64(math.Round(1/p.TickS))) * seriesBytes
+	}
+	if p.Engine == EngineQueue {
+		l := p.Chain[0]
+		w := newWaits(l)
+		ring := pow2(int64(w.longest(l.Attempts))+2) + pow2(max(l.Timeout, 0)+1)
+		cohorts := ring * int64(min(p.Allowed, 1<<20))
+		c.State += ring*24 + cohorts*entryBytes
+		return c
+	}
+	// The longest a request lives: every attempt of the edge waits its
+	// timeout and the longest backoff (the whole run when it waits forever).
+	life := float64(p.Ticks)
+	if top := p.Chain[0]; top.Timeout >= 0 {
+		w := newWaits(top)
+		life = math.Min(life, float64(top.Attempts)*(float64(top.Timeout)+w.longest(top.Attempts)+1))
+	}
+	requests := p.peakLoad() / p.TPS * life
+	if p.Arrivals == ArriveClosed {
+		requests = float64(p.Clients)
+	}
+	calls := requests * float64(p.Allowed)
+	groups := calls
+	if !p.jittered() && !p.Single {
+		// Without jitter the calls of a tick travel together: a group per
+		// tick and path through the chain.
+		groups = math.Min(calls, life*float64(p.Allowed))
+	}
+	entries := 0.0
+	if p.Server.Queues() {
+		entries = math.Min(calls, float64(p.Ticks)) // abandoned calls merge into one entry a tick
+	}
+	c.State += int64(math.Min(groups*(groupBytes+eventBytes)+entries*entryBytes, 1<<62))
+	return c
+}
+
+// peakLoad is the highest open-loop arrival rate over the fault segments.
+func (p *Plan) peakLoad() float64 {
+	r := p.Load
+	for _, sg := range p.Faults {
+		r = math.Max(r, p.Load*sg.ArrFactor)
+	}
+	return r
+}
+
+// jittered reports whether any caller draws its waits.
+func (p *Plan) jittered() bool {
+	for _, l := range p.Chain {
+		if l.Backoff.Kind != BackoffNone && l.Backoff.Jitter != JitterNone {
+			return true
+		}
+	}
+	return false
+}
+
+// TickWarnings lists the spans of the scenario that are shorter than a few
+// ticks, where the verdict may hang on the tick rather than on the system:
+// timeouts, backoff waits, service latency, network delay. Halve the tick
+// (stormlab run -refine) to see whether it does.
+func (p *Plan) TickWarnings() []string {
+	const few = 3
+	var w []string
+	short := func(what string, ticks float64) {
+		if ticks > 0 && ticks < few {
+			w = append(w, fmt.Sprintf("%s is %.3g ticks of %v: results may hang on the tick; try a tick at most a third of it", what, ticks, p.Scenario.Tick))
+		}
+	}
+	for i, l := range p.Scenario.ChainLayers() {
+		name := fmt.Sprintf("layer %d", i)
+		if p.Flat {
+			name = "the flat caller"
+		}
+		short(name+"'s timeout", float64(l.Timeout)/float64(p.TickNs))
+		if l.Backoff.Kind != "none" {
+			short(name+"'s backoff base", float64(l.Backoff.Base)/float64(p.TickNs))
+		}
+		if p.Flat {
+			break
+		}
+	}
+	short("the service latency", p.Latency*p.TPS)
+	short("the network delay", p.Network.Delay)
+	return w
+}
