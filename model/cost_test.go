@@ -16,7 +16,7 @@ func TestCost(t *testing.T) {
 	}{
 		{"blip storm", blip(27), 0},
 		{"storm chain", stormProfile("outage", [3]int{3, 3, 3}, 0), 0},
-		{"jittered storm", shorter(jitterStorm(300, ms(10)), 90*time.Second), 0},
+		{"jittered storm", shorter(jitterStorm(100, ms(10)), 60*time.Second), 0},
 	} {
 		p, err := c.sc.Resolve()
 		if err != nil {
