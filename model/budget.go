@@ -3,33 +3,39 @@ package model
 import "math"
 
 // budget is the state of one retry budget: the rule that limits retries as
-// a share of traffic rather than per request. The engines ask it at two
-// moments, and tell it what happened:
+// a share of traffic rather than per request. The engines tell it what
+// happens to the tries it covers, and ask it at two moments:
 //
-//   - admit, when k tries have just failed and could retry: how many may
-//     (the ratio and token-bucket rules decide here);
-//   - gate, when n retries are due and about to be sent: how many may go
-//     now (the per-tick allowance decides here);
-//   - tick, at the start of a tick, with the requests that arrived in it;
-//   - sent, when tries are sent, first tries and retries apart;
-//   - succeeded, when tries succeed.
+//   - tick: tick t starts, in which arrivals new requests arrived;
+//   - send: n tries are about to be sent (retry: they are retries); it
+//     answers how many may go, and counts those (a per-tick allowance, or
+//     client-side throttling, turns the others away);
+//   - fail: k tries failed (timeout: by timing out; last: with no attempt
+//     left); it answers how many may retry (ignored when last);
+//   - succeed: k tries succeeded (retry: on a retry; afterTimeout: a retry
+//     sent after a timeout);
+//   - end: n tries ended, whatever the outcome (budgets that count the
+//     tries in flight).
 //
-// A refused retry fails its request (or its caller's try) at once. A budget
-// works on counts, so a group of identical tries is decided in one call.
+// A refused retry fails its request, or its caller's try, at once. A budget
+// works on counts, so a group of identical tries is decided in one call;
+// where a production budget decides call by call, the kind's file says how
+// a group's count is worked out from that rule.
 type budget interface {
-	tick(arrivals int64)
-	sent(retries bool, n int64)
-	gate(n int64) int64
-	admit(k int64) int64
-	succeeded(k int64)
+	tick(t, arrivals int64)
+	send(retry bool, n int64) int64
+	fail(k int64, timeout, last bool) int64
+	succeed(k int64, retry, afterTimeout bool)
+	end(retry bool, n int64)
 }
 
 // budgetKind is one registered kind of retry budget: its name as written in
 // budget.kind, what makes its state, and its own checks of the budget keys.
 type budgetKind struct {
-	name  string
-	make  func(b BudgetPlan) budget
-	check func(b Budget) *FieldError // nil when the kind needs no check beyond the common ones
+	name     string
+	make     func(b *BudgetPlan, r *rng) budget
+	check    func(b Budget) *FieldError // nil when the kind needs no check beyond the common ones
+	timeouts bool                       // succeed needs afterTimeout
 }
 
 // budgetKinds lists every retry budget stormlab models. Adding one is a new
@@ -39,6 +45,11 @@ func budgetKinds() []budgetKind {
 		{name: "per_tick", make: newPerTickBudget},
 		{name: "ratio", make: newRatioBudget},
 		{name: "token_bucket", make: newTokenBucket, check: checkTokenBucket},
+		{name: "grpc", make: newGRPCThrottle, check: checkGRPCThrottle},
+		{name: "finagle", make: newFinagleBudget, check: checkFinagleBudget},
+		{name: "envoy", make: newEnvoyBudget},
+		{name: "aws", make: newAWSQuota, timeouts: true},
+		{name: "adaptive", make: newAdaptiveThrottle},
 	}
 }
 
@@ -62,18 +73,24 @@ func budgetNames() []string {
 }
 
 // budgets holds a run's retry budgets and applies the scope: one budget for
-// the whole chain (retries are tagged, so every layer's retries count, first
-// tries are the user requests and successes the user's), one per layer (each
-// counts its own first tries, retries and successes), or one per client
-// (like the chain, per client). A run without a budget has none, and every
-// method lets everything through.
+// the whole chain (retries are tagged, so every layer's retries and
+// failures count, first tries are the user requests and successes the
+// user's), one per layer (each counts its own first tries, retries and
+// successes), one per client (like the chain, per client), or one for the
+// calls to the dependency (the bottom layer's, every client's; the layers
+// above have none). A run without a budget has none, and every method lets
+// everything through.
 type budgets struct {
-	list  []budget
-	scope BudgetScope
+	list   []budget
+	scope  BudgetScope
+	bottom int8
+	// timeouts: the kind charges a retry after a timeout apart, so the
+	// engines keep retries after timeouts apart from others.
+	timeouts bool
 }
 
 // newBudgets makes the budgets of a run with the given layers and clients.
-func newBudgets(p *Plan, layers int, clients int32) budgets {
+func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
 	k, ok := lookupBudget(p.Budget.Kind)
 	if !ok {
 		return budgets{}
@@ -85,9 +102,9 @@ func newBudgets(p *Plan, layers int, clients int32) budgets {
 	case ScopeClient:
 		n = int(clients)
 	}
-	b := budgets{list: make([]budget, n), scope: p.Budget.Scope}
+	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts}
 	for i := range b.list {
-		b.list[i] = k.make(p.Budget)
+		b.list[i] = k.make(&p.Budget, r)
 	}
 	return b
 }
@@ -98,23 +115,34 @@ func (b *budgets) on() bool { return b.list != nil }
 // perClient reports whether arrivals must be told apart by client.
 func (b *budgets) perClient() bool { return b.scope == ScopeClient && len(b.list) > 1 }
 
+// of is the budget covering a layer's tries for a client; nil when none does.
 func (b *budgets) of(layer int8, client int32) budget {
 	switch b.scope {
 	case ScopeLayer:
 		return b.list[layer]
 	case ScopeClient:
 		return b.list[client]
+	case ScopeDependency:
+		if layer != b.bottom {
+			return nil
+		}
 	}
 	return b.list[0]
 }
 
-// tick starts a tick: arrivals[c] new requests arrived for client c (one
+// counts reports whether a layer's first tries and successes count for its
+// budget: a shared budget counts the user's only.
+func (b *budgets) counts(layer int8) bool {
+	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency
+}
+
+// tick starts tick t: arrivals[c] new requests arrived for client c (one
 // entry when clients are not told apart).
-func (b *budgets) tick(arrivals []int64) {
+func (b *budgets) tick(t int64, arrivals []int64) {
 	switch b.scope {
 	case ScopeClient:
 		for c, n := range arrivals {
-			b.list[c].tick(n)
+			b.list[c].tick(t, n)
 		}
 	default:
 		var n int64
@@ -122,46 +150,52 @@ func (b *budgets) tick(arrivals []int64) {
 			n += x
 		}
 		for _, x := range b.list {
-			x.tick(n) // every layer sees the user requests
+			x.tick(t, n) // every layer sees the user requests
 		}
 	}
 }
 
-// sent counts n tries of a layer on the given attempt as sent. First tries
-// below the top count only for a layer's own budget.
-func (b *budgets) sent(layer int8, client int32, attempt int32, n int64) {
-	if b.list == nil {
-		return
-	}
-	switch {
-	case attempt > 1:
-		b.of(layer, client).sent(true, n)
-	case layer == 0 || b.scope == ScopeLayer:
-		b.of(layer, client).sent(false, n)
-	}
-}
-
-// gate lets through up to n retries of a layer due now.
-func (b *budgets) gate(layer int8, client int32, n int64) int64 {
+// send asks how many of n tries of a layer, about to be sent, may go.
+func (b *budgets) send(layer int8, client int32, retry bool, n int64) int64 {
 	if b.list == nil {
 		return n
 	}
-	return b.of(layer, client).gate(n)
+	x := b.of(layer, client)
+	if x == nil || !retry && !b.counts(layer) {
+		return n
+	}
+	return x.send(retry, n)
 }
 
-// admit asks how many of k failed tries of a layer may retry.
-func (b *budgets) admit(layer int8, client int32, k int64) int64 {
+// fail asks how many of k failed tries of a layer may retry.
+func (b *budgets) fail(layer int8, client int32, k int64, timeout, last bool) int64 {
 	if b.list == nil {
 		return k
 	}
-	return b.of(layer, client).admit(k)
+	if x := b.of(layer, client); x != nil {
+		return x.fail(k, timeout, last)
+	}
+	return k
 }
 
-// succeeded counts k successes of a layer; top is whether they answer user
-// requests. A shared budget counts only the user's.
-func (b *budgets) succeeded(layer int8, client int32, top bool, k int64) {
-	if b.list != nil && (top || b.scope == ScopeLayer) {
-		b.of(layer, client).succeeded(k)
+// succeed counts k successes of a layer (a shared budget counts the
+// user's only).
+func (b *budgets) succeed(layer int8, client int32, k int64, retry, afterTimeout bool) {
+	if b.list == nil || !b.counts(layer) {
+		return
+	}
+	if x := b.of(layer, client); x != nil {
+		x.succeed(k, retry, afterTimeout)
+	}
+}
+
+// end counts n tries of a layer that ended.
+func (b *budgets) end(layer int8, client int32, retry bool, n int64) {
+	if b.list == nil {
+		return
+	}
+	if x := b.of(layer, client); x != nil {
+		x.end(retry, n)
 	}
 }
 

@@ -1,112 +1,288 @@
 package model
 
-import "testing"
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// plan makes the BudgetPlan a scenario's budget keys resolve to.
+func budgetPlan(t *testing.T, set func(b *Budget)) *BudgetPlan {
+	t.Helper()
+	sc := Default()
+	sc.Engine = "stochastic"
+	set(&sc.Budget)
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &p.Budget
+}
 
 // TestPerTickBudget: round(ratio × arrivals), ties to even, spent by the
-// retries due in the tick, renewed every tick.
+// retries due in the tick, renewed every tick; first tries pass.
 func TestPerTickBudget(t *testing.T) {
-	b := newPerTickBudget(BudgetPlan{Ratio: 0.1})
-	b.tick(70) // 7
-	if got := []int64{b.gate(5), b.gate(5), b.gate(5)}; got[0] != 5 || got[1] != 2 || got[2] != 0 {
+	b := newPerTickBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "per_tick", 0.1 }), nil)
+	b.tick(0, 70) // 7
+	if got := []int64{b.send(true, 5), b.send(true, 5), b.send(true, 5)}; got[0] != 5 || got[1] != 2 || got[2] != 0 {
 		t.Errorf("gates %v, want 5, 2, 0 of an allowance of 7", got)
 	}
-	if b.admit(9) != 9 {
-		t.Error("the per-tick allowance decides when retries are due, not when tries fail")
+	if b.send(false, 100) != 100 || b.fail(9, false, false) != 9 {
+		t.Error("the per-tick allowance limits retries when they are due, nothing else")
 	}
-	b.tick(25) // 2.5 rounds to 2
-	if got := b.gate(10); got != 2 {
+	b.tick(1, 25) // 2.5 rounds to 2
+	if got := b.send(true, 10); got != 2 {
 		t.Errorf("allowance of round(2.5) = %d, want 2 (ties to even)", got)
 	}
-	b.tick(35) // 3.5 rounds to 4
-	if got := b.gate(10); got != 4 {
+	b.tick(2, 35) // 3.5 rounds to 4
+	if got := b.send(true, 10); got != 4 {
 		t.Errorf("allowance of round(3.5) = %d, want 4", got)
 	}
 }
 
-// TestRatioBudget: failed tries may retry while retries sent so far ≤ ratio
-// × first tries sent so far, all of a group or none.
+// TestRatioBudget: failed tries may retry while retries counted so far ≤
+// ratio × first tries so far, all of a group or none; counted when sent, or
+// when granted.
 func TestRatioBudget(t *testing.T) {
-	b := newRatioBudget(BudgetPlan{Ratio: 0.3})
-	b.sent(false, 10) // 10 first tries
-	if got := b.admit(5); got != 5 {
-		t.Errorf("0 ≤ 3: admit %d of 5", got)
+	b := newRatioBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "ratio", 0.3 }), nil)
+	b.send(false, 10) // 10 first tries
+	if got := b.fail(5, false, false); got != 5 {
+		t.Errorf("0 ≤ 3: %d of 5 may retry", got)
 	}
-	b.sent(true, 3) // 3 retries: 3 ≤ 3 still
-	if got := b.admit(4); got != 4 {
-		t.Errorf("3 ≤ 3: admit %d of 4", got)
+	b.send(true, 3) // 3 retries sent: 3 ≤ 3 still
+	if got := b.fail(4, false, false); got != 4 {
+		t.Errorf("3 ≤ 3: %d of 4 may retry", got)
 	}
-	b.sent(true, 1) // 4 > 3
-	if got := b.admit(4); got != 0 {
-		t.Errorf("4 > 3: admit %d of 4, want none", got)
+	b.send(true, 1) // 4 > 3
+	if got := b.fail(4, false, false); got != 0 {
+		t.Errorf("4 > 3: %d of 4 may retry, want none", got)
 	}
-	b.sent(false, 4) // 4 ≤ 0.3 × 14 = 4.2
-	if got := b.admit(2); got != 2 {
-		t.Errorf("4 ≤ 4.2: admit %d of 2", got)
+	b.send(false, 4) // 4 ≤ 0.3 × 14 = 4.2
+	if got := b.fail(2, true, false); got != 2 {
+		t.Errorf("4 ≤ 4.2: %d of 2 may retry", got)
 	}
-	if b.gate(7) != 7 {
-		t.Error("the ratio decides when tries fail, not when retries are due")
+	if b.fail(2, false, true) != 0 {
+		t.Error("no retry after the last attempt")
+	}
+	g := newRatioBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.Count = "ratio", 0.1, "granted" }), nil)
+	g.send(false, 10)
+	// The asyncio call(): allowed while retries ≤ 0.1 × 10, counted as
+	// granted: 0 ≤ 1 and 1 ≤ 1 pass, 2 ≤ 1 does not.
+	if got := []int64{g.fail(1, false, false), g.fail(1, false, false), g.fail(1, false, false)}; !equal(got, []int64{1, 1, 0}) {
+		t.Errorf("granted: %v, want [1 1 0]", got)
 	}
 }
 
 // TestTokenBucket: starts full, a retry takes a whole token, a success
-// deposits ratio up to the size.
+// deposits ratio up to the size; a last failure takes nothing.
 func TestTokenBucket(t *testing.T) {
-	b := newTokenBucket(BudgetPlan{Ratio: 0.1, MaxTokens: 3})
-	if got := b.admit(5); got != 3 {
-		t.Errorf("a full bucket of 3 admits %d of 5", got)
+	b := newTokenBucket(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.MaxTokens = "token_bucket", 0.1, 3 }), nil)
+	if got := b.fail(1, false, true); got != 0 || b.(*tokenBucket).tokens != 3 {
+		t.Errorf("a last failure: %d, tokens %v", got, b.(*tokenBucket).tokens)
 	}
-	if got := b.admit(1); got != 0 {
-		t.Errorf("an empty bucket admits %d", got)
+	if got := b.fail(5, false, false); got != 3 {
+		t.Errorf("a full bucket of 3 lets %d of 5 retry", got)
 	}
-	b.succeeded(15) // 1.5 tokens
-	if got := b.admit(2); got != 1 {
-		t.Errorf("1.5 tokens admit %d of 2, want 1", got)
+	if got := b.fail(1, false, false); got != 0 {
+		t.Errorf("an empty bucket lets %d retry", got)
 	}
-	b.succeeded(1000) // capped at 3
-	if got := b.admit(10); got != 3 {
-		t.Errorf("a bucket refilled past its size admits %d, want 3", got)
+	b.succeed(15, false, false) // 1.5 tokens
+	if got := b.fail(2, false, false); got != 1 {
+		t.Errorf("1.5 tokens let %d of 2 retry, want 1", got)
+	}
+	b.succeed(1000, false, false) // capped at 3
+	if got := b.fail(10, false, false); got != 3 {
+		t.Errorf("a bucket refilled past its size lets %d retry, want 3", got)
 	}
 	if e := checkTokenBucket(Budget{Kind: "token_bucket", MaxTokens: 0.5}); e == nil || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0.5: %v", e)
 	}
 }
 
-// TestBudgetScopes: a chain's budget counts first tries at the top only and
-// successes of user requests only; a layer's budget counts its own; a
-// client's budget gets its client's arrivals.
-func TestBudgetScopeRules(t *testing.T) {
-	plan := func(scope BudgetScope) *Plan {
-		return &Plan{Budget: BudgetPlan{Kind: "ratio", Ratio: 0.5, Scope: scope}}
+// TestGRPCThrottle pins gRPC retry throttling with max_tokens 10 and
+// token_ratio 0.1: every failed try takes a token; a retry passes only if
+// more than 5 remain after it; successes add 0.1.
+func TestGRPCThrottle(t *testing.T) {
+	b := newGRPCThrottle(budgetPlan(t, func(b *Budget) { b.Kind, b.MaxTokens, b.TokenRatio = "grpc", 10, 0.1 }), nil)
+	tokens := func() float64 { return b.(*grpcThrottle).tokens }
+	// Failures one at a time: 9, 8, 7, 6 pass; 5 does not.
+	var got []int64
+	for range 5 {
+		got = append(got, b.fail(1, false, false))
 	}
-	chain := newBudgets(plan(ScopeChain), 3, 1)
-	chain.sent(0, 0, 1, 10) // user requests
-	chain.sent(2, 0, 1, 10) // first tries at the bottom: not counted
-	chain.sent(1, 0, 2, 5)  // retries anywhere: counted
+	if want := []int64{1, 1, 1, 1, 0}; !equal(got, want) || tokens() != 5 {
+		t.Fatalf("five single failures: %v (tokens %v), want %v and 5 tokens", got, tokens(), want)
+	}
+	// 11 successes: 5 + 1.1 = 6.1 tokens; a failure leaves 5.1 > 5: passes;
+	// the next leaves 4.1: does not.
+	b.succeed(11, false, false)
+	if a, c := b.fail(1, false, false), b.fail(1, false, false); a != 1 || c != 0 {
+		t.Errorf("after 11 successes: %d then %d pass, want 1 then 0", a, c)
+	}
+	// A last failure still takes its token; tokens never go below zero.
+	b.fail(1, false, true)
+	b.fail(100, false, false)
+	if tokens() != 0 {
+		t.Errorf("tokens %v, want 0", tokens())
+	}
+	// A group of 6 failing on a full bucket: the first 4 pass (tokens 9, 8,
+	// 7, 6 after each), then 5 and 4 do not.
+	full := newGRPCThrottle(budgetPlan(t, func(b *Budget) { b.Kind, b.MaxTokens, b.TokenRatio = "grpc", 10, 0.1 }), nil)
+	if got := full.fail(6, false, false); got != 4 || full.(*grpcThrottle).tokens != 4 {
+		t.Errorf("six failures at once on 10 tokens: %d pass, %v left; want 4 and 4", got, full.(*grpcThrottle).tokens)
+	}
+	b.succeed(1000, false, false)
+	if tokens() != 10 {
+		t.Errorf("tokens never exceed max_tokens: %v", tokens())
+	}
+	if e := checkGRPCThrottle(Budget{Kind: "grpc", MaxTokens: 0, TokenRatio: 0.1}); e == nil || e.Path != "budget.max_tokens" {
+		t.Errorf("max_tokens 0: %v", e)
+	}
+}
+
+// TestFinagleBudget: a reserve of min_retries_per_sec × ttl retries; each
+// request deposits percent_can_retry of a retry; deposits and withdrawals
+// expire after ttl.
+func TestFinagleBudget(t *testing.T) {
+	p := budgetPlan(t, func(b *Budget) { b.Kind = "finagle" }) // 10 s, 10/s, 20%
+	b := newFinagleBudget(p, nil)
+	f := b.(*finagleBudget)
+	if f.cost != 5000 || f.deposit != 1000 || f.reserve != 100*5000 {
+		t.Fatalf("cost %d, deposit %d, reserve %d; want 5000, 1000 and 100 retries", f.cost, f.deposit, f.reserve)
+	}
+	b.tick(0, 0)
+	if got := b.fail(150, false, false); got != 100 {
+		t.Errorf("with no requests the reserve allows %d of 150, want 100", got)
+	}
+	if got := b.fail(1, false, false); got != 0 {
+		t.Errorf("the reserve spent: %d", got)
+	}
+	b.send(false, 50) // 50 requests: 10 retries
+	if got := b.fail(20, false, false); got != 10 {
+		t.Errorf("50 requests allow %d retries, want 10", got)
+	}
+	// A second (1 s, ten slices of the 10 s ttl: 100 ticks at 10 ms... here
+	// ticks are 1 s, so a slice is one tick) later nothing expired yet; after
+	// the ttl everything has.
+	b.tick(5, 0)
+	if got := b.fail(1, false, false); got != 0 {
+		t.Errorf("5 s later, nothing expired: %d", got)
+	}
+	b.tick(10, 0)
+	if got := b.fail(200, false, false); got != 100 {
+		t.Errorf("a ttl later the window is empty again: %d of 200 pass, want the reserve's 100", got)
+	}
+}
+
+// TestEnvoyBudget: retries in flight ≤ max(min_retry_concurrency,
+// budget_percent × tries in flight).
+func TestEnvoyBudget(t *testing.T) {
+	b := newEnvoyBudget(budgetPlan(t, func(b *Budget) { b.Kind = "envoy" }), nil) // 20%, 3
+	b.send(false, 10)
+	if got := b.fail(5, false, false); got != 3 {
+		t.Errorf("10 in flight: %d of 5 may retry, want the floor of 3", got)
+	}
+	b.send(false, 40) // 50 in flight: 20% = 10, 3 granted already
+	if got := b.fail(20, false, false); got != 7 {
+		t.Errorf("50 in flight: %d more may retry, want 7", got)
+	}
+	b.end(true, 10) // those retries end
+	b.end(false, 40)
+	if got := b.fail(5, false, false); got != 3 {
+		t.Errorf("after they ended: %d, want 3", got)
+	}
+}
+
+// TestAWSQuota: 500 tokens; a retry takes 5, or 10 after a timeout; a
+// success on a retry gives its cost back, one on a first try adds 1.
+func TestAWSQuota(t *testing.T) {
+	b := newAWSQuota(budgetPlan(t, func(b *Budget) { b.Kind = "aws" }), nil)
+	tokens := func() float64 { return b.(*awsQuota).tokens }
+	if got := b.fail(10, true, false); got != 10 || tokens() != 400 {
+		t.Errorf("10 retries after timeouts: %d, %v tokens left, want 10 and 400", got, tokens())
+	}
+	if got := b.fail(100, false, false); got != 80 || tokens() != 0 {
+		t.Errorf("100 retries after errors on 400 tokens: %d, %v left, want 80 and 0", got, tokens())
+	}
+	b.succeed(3, true, true) // three retries after timeouts succeed: 30 back
+	b.succeed(4, false, false)
+	if tokens() != 34 {
+		t.Errorf("after refunds: %v tokens, want 34", tokens())
+	}
+	b.succeed(1000, false, false)
+	if tokens() != 500 {
+		t.Errorf("the quota never exceeds 500: %v", tokens())
+	}
+}
+
+// TestAdaptiveThrottle: tries are rejected with probability max(0, (tries
+// − k × accepted)/(tries + 1)) over the window.
+func TestAdaptiveThrottle(t *testing.T) {
+	p := budgetPlan(t, func(b *Budget) { b.Kind, b.Window = "adaptive", Duration(10*time.Second) })
+	b := newAdaptiveThrottle(p, newPCG(1))
+	b.tick(0, 0)
+	if got := b.send(false, 1000); got != 1000 {
+		t.Errorf("no history: %d of 1000 sent", got)
+	}
+	b.succeed(1000, false, false) // all accepted: 1000 − 2000 < 0
+	if got := b.send(false, 1000); got != 1000 {
+		t.Errorf("all accepted: %d of 1000 sent", got)
+	}
+	// 2000 tries, 1000 accepted; now 10,000 tries, none accepted:
+	b.send(false, 10000) // p was 0 when drawn
+	a := b.(*adaptiveThrottle)
+	p0 := (float64(a.sumT) - 2*float64(a.sumA)) / float64(a.sumT+1) // (12000 − 2000)/12001
+	sent := b.send(false, 100000)
+	if want := 100000 * (1 - p0); math.Abs(float64(sent)-want) > 5*math.Sqrt(100000*p0*(1-p0)) {
+		t.Errorf("rejection p = %.3f: %d of 100000 sent, want about %.0f", p0, sent, want)
+	}
+	b.tick(10, 0) // the window has moved on
+	if got := b.send(false, 10); got != 10 {
+		t.Errorf("a window later: %d of 10 sent", got)
+	}
+}
+
+// TestBudgetScopeRules: a chain's budget counts first tries at the top only
+// and successes of user requests only; a layer's budget counts its own; a
+// client's budget gets its client's arrivals; the dependency's covers the
+// bottom layer only.
+func TestBudgetScopeRules(t *testing.T) {
+	plan := func(kind string, scope BudgetScope) *Plan {
+		return &Plan{Budget: BudgetPlan{Kind: kind, Scope: scope, Budget: Budget{Ratio: 0.5, MaxTokens: 5}}}
+	}
+	chain := newBudgets(plan("ratio", ScopeChain), 3, 1, nil)
+	chain.send(0, 0, false, 10) // user requests
+	chain.send(2, 0, false, 10) // first tries at the bottom: not counted
+	chain.send(1, 0, true, 5)   // retries anywhere: counted
 	if r := chain.list[0].(*ratioBudget); r.firsts != 10 || r.retries != 5 {
 		t.Errorf("chain: firsts %d retries %d, want 10 and 5", r.firsts, r.retries)
 	}
-	layer := newBudgets(plan(ScopeLayer), 3, 1)
-	layer.sent(2, 0, 1, 10)
+	layer := newBudgets(plan("ratio", ScopeLayer), 3, 1, nil)
+	layer.send(2, 0, false, 10)
 	if r := layer.list[2].(*ratioBudget); r.firsts != 10 || layer.list[0].(*ratioBudget).firsts != 0 {
 		t.Errorf("layer: the bottom layer's budget counts its own first tries")
 	}
-	tok := newBudgets(&Plan{Budget: BudgetPlan{Kind: "token_bucket", Ratio: 1, MaxTokens: 5, Scope: ScopeChain}}, 2, 1)
-	tok.admit(0, 0, 5)            // empty
-	tok.succeeded(1, 0, false, 3) // a lower layer's successes: not the user's
-	if got := tok.admit(0, 0, 5); got != 0 {
-		t.Errorf("chain token bucket refilled by a lower layer's successes: admits %d", got)
+	tok := newBudgets(plan("token_bucket", ScopeChain), 2, 1, nil)
+	tok.fail(0, 0, 5, false, false) // empty
+	tok.succeed(1, 0, 3, false, false)
+	if got := tok.fail(0, 0, 5, false, false); got != 0 {
+		t.Errorf("chain token bucket refilled by a lower layer's successes: %d retry", got)
 	}
-	tok.succeeded(0, 0, true, 2)
-	if got := tok.admit(0, 0, 5); got != 2 {
-		t.Errorf("chain token bucket after 2 user successes admits %d, want 2", got)
+	tok.succeed(0, 0, 2, false, false)
+	if got := tok.fail(0, 0, 5, false, false); got != 1 {
+		t.Errorf("chain token bucket after 2 user successes (1 token) lets %d retry, want 1", got)
 	}
-	clients := newBudgets(&Plan{Budget: BudgetPlan{Kind: "per_tick", Ratio: 0.5, Scope: ScopeClient}}, 1, 3)
-	clients.tick([]int64{2, 4, 0})
-	if got := [3]int64{clients.gate(0, 0, 9), clients.gate(0, 1, 9), clients.gate(0, 2, 9)}; got != [3]int64{1, 2, 0} {
+	clients := newBudgets(plan("per_tick", ScopeClient), 1, 3, nil)
+	clients.tick(0, []int64{2, 4, 0})
+	if got := [3]int64{clients.send(0, 0, true, 9), clients.send(0, 1, true, 9), clients.send(0, 2, true, 9)}; got != [3]int64{1, 2, 0} {
 		t.Errorf("per-client allowances %v, want [1 2 0]", got)
 	}
-	none := newBudgets(&Plan{Budget: BudgetPlan{Kind: "none"}}, 1, 1)
-	if none.on() || none.admit(0, 0, 7) != 7 || none.gate(0, 0, 7) != 7 {
+	dep := newBudgets(plan("token_bucket", ScopeDependency), 3, 1, nil)
+	if dep.fail(0, 0, 9, false, false) != 9 || dep.fail(2, 0, 9, false, false) != 5 {
+		t.Error("dependency scope: the layers above retry freely, the bottom one from its bucket of 5")
+	}
+	none := newBudgets(&Plan{Budget: BudgetPlan{Kind: "none"}}, 1, 1, nil)
+	if none.on() || none.fail(0, 0, 7, false, false) != 7 || none.send(0, 0, true, 7) != 7 {
 		t.Error("no budget must let everything through")
 	}
 }

@@ -27,7 +27,8 @@
 //	arrivals.go         open-loop arrivals: constant, Poisson (closed.go: the closed loop)
 //	backoff.go          a caller's waits before its retries: backoff and jitter
 //	budget.go           the budget interface, the registry of kinds, scopes
-//	budget_*.go         one file per kind: per_tick, ratio, token_bucket
+//	budget_*.go         one file per kind: per_tick, ratio, token_bucket, grpc,
+//	                    finagle, envoy, aws, adaptive
 //	server.go           the dependency's interface (stochastic engine)
 //	server_*.go         one file per kind: loss, queue (fifo and lifo), latency
 //	credit.go           a server's capacity in whole calls, fractions carried
@@ -98,14 +99,19 @@
 //	// fixedBudget lets the first max_tokens retries of a run through.
 //	type fixedBudget struct{ left int64 }
 //
-//	func newFixedBudget(b BudgetPlan) budget { return &fixedBudget{left: int64(b.MaxTokens)} }
+//	func newFixedBudget(b *BudgetPlan, _ *rng) budget {
+//		return &fixedBudget{left: int64(b.MaxTokens)}
+//	}
 //
-//	func (b *fixedBudget) tick(int64)       {}
-//	func (b *fixedBudget) sent(bool, int64) {}
-//	func (b *fixedBudget) gate(n int64) int64 { return n }
-//	func (b *fixedBudget) succeeded(int64)  {}
+//	func (b *fixedBudget) tick(t, arrivals int64)       {}
+//	func (b *fixedBudget) send(retry bool, n int64) int64 { return n }
+//	func (b *fixedBudget) succeed(int64, bool, bool)     {}
+//	func (b *fixedBudget) end(bool, int64)               {}
 //
-//	func (b *fixedBudget) admit(k int64) int64 {
+//	func (b *fixedBudget) fail(k int64, timeout, last bool) int64 {
+//		if last {
+//			return 0
+//		}
 //		ok := min(k, b.left)
 //		b.left -= ok
 //		return ok
@@ -116,8 +122,8 @@
 //	{name: "fixed", make: newFixedBudget},
 //
 // with a check function beside make when its keys need one (see
-// checkTokenBucket), the kind named in the doc tag of Budget.Kind, and a
-// test of its arithmetic step by step. A server kind is added alike: a type
-// with the server interface in server_<kind>.go, its ServerKind where
-// Resolve picks it, and one case in newServer.
+// checkGRPCThrottle), the kind named in the doc tag of Budget.Kind, and a
+// test of its arithmetic step by step (budget_test.go). A server kind is
+// added alike: a type with the server interface in server_<kind>.go, its
+// ServerKind where Resolve picks it, and one case in newServer.
 package model

@@ -31,6 +31,9 @@ type group struct {
 	layer    int8
 	state    groupState
 	retry    bool // a retry somewhere on the way from the user request
+	// afterTimeout: the group is a retry sent after its try timed out
+	// (budgets that charge a timeout more).
+	afterTimeout bool
 }
 
 // groups hands out groups and takes them back once nothing refers to them,

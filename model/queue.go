@@ -113,6 +113,7 @@ func (s *queueSim) run() Metrics {
 
 func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 	l := p.Chain[0]
+	r := newRNG(p, seed)
 	s := &queueSim{
 		p:        p,
 		attempts: l.Attempts,
@@ -121,8 +122,8 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 		lifo:     p.Server == ServerLIFO,
 		drop:     p.DropExpired,
 		limit:    p.QueueLimit,
-		arr:      newArrivals(p, newRNG(p, seed)),
-		budgets:  newBudgets(p, 1, 1),
+		arr:      newArrivals(p, r),
+		budgets:  newBudgets(p, 1, 1, r),
 		health:   newHealth(p, series),
 		cl:       newCollapse(p.Collapse),
 	}
@@ -170,7 +171,7 @@ func (s *queueSim) step(t int64) {
 	s.c.requests += n
 	s.tk.requests = n
 	if s.budgets.on() {
-		s.budgets.tick([]int64{n})
+		s.budgets.tick(t, []int64{n})
 	}
 	slot := t & int64(len(s.due)-1)
 	due := s.due[slot]
@@ -214,7 +215,7 @@ func (s *queueSim) step(t int64) {
 		for _, co := range r {
 			s.tk.timeouts += co.n
 		}
-		s.backlog += s.fail(t, r)
+		s.backlog += s.fail(t, r, true)
 		s.rows[e] = r[:0]
 		s.cohorts -= int64(len(r))
 	}
@@ -261,16 +262,13 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 	for _, co := range cs {
 		n := co.n
 		if s.budgets.on() {
-			if co.attempt > 1 {
-				n = s.budgets.gate(0, 0, co.n)
-				if refused := co.n - n; refused > 0 {
-					s.c.refused += refused
-					s.tk.refused += refused
-					s.c.failed += refused
-					s.tk.failures += refused
-				}
+			n = s.budgets.send(0, 0, co.attempt > 1, co.n)
+			if refused := co.n - n; refused > 0 {
+				s.c.refused += refused
+				s.tk.refused += refused
+				s.c.failed += refused
+				s.tk.failures += refused
 			}
-			s.budgets.sent(0, 0, co.attempt, n)
 		}
 		if co.attempt > 1 {
 			s.tk.retries += n
@@ -278,7 +276,7 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 		if s.limit > 0 {
 			acc := max(0, min(n, s.limit-s.queued))
 			if rej := n - acc; rej > 0 {
-				s.fail(t, []cohort{{co.attempt, rej}})
+				s.fail(t, []cohort{{co.attempt, rej}}, false)
 			}
 			n = acc
 		}
@@ -298,7 +296,7 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 // fail records that the calls of cs failed in tick t: they retry after
 // the backoff, as far as the budget admits, or, with no attempts left, their
 // requests fail. It returns how many calls cs held.
-func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
+func (s *queueSim) fail(t int64, cs []cohort, timeout bool) (calls int64) {
 	due, mask, delay, attempts, ticks, budget := s.due, int64(len(s.due)-1), s.delay, s.attempts, s.p.Ticks, s.budgets.on()
 	var failed, late int64
 	// The slot being filled: with one wait for every attempt (no backoff,
@@ -316,12 +314,12 @@ func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
 			continue
 		}
 		calls += n
-		if co.attempt >= attempts {
-			failed += n
-			continue
-		}
+		last := co.attempt >= attempts
 		if budget {
-			ok := s.budgets.admit(0, 0, n)
+			ok := s.budgets.fail(0, 0, n, timeout, last)
+			if last {
+				ok = n // no retry to refuse: the request fails below
+			}
 			if refused := n - ok; refused > 0 {
 				s.c.refused += refused
 				s.tk.refused += refused
@@ -330,6 +328,10 @@ func (s *queueSim) fail(t int64, cs []cohort) (calls int64) {
 			if n = ok; n == 0 {
 				continue
 			}
+		}
+		if last {
+			failed += n
+			continue
 		}
 		if s.sameDelay < 0 {
 			if next := t + 1 + delay[co.attempt-1]; next != at {
@@ -387,7 +389,7 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 	if s.loss {
 		// A loss server keeps no queue: what it could not serve failed now.
 		r := s.rows[row]
-		s.queued -= s.fail(t, r)
+		s.queued -= s.fail(t, r, false)
 		s.rows[row] = r[:0]
 		s.cohorts -= int64(len(r))
 	}
@@ -445,7 +447,7 @@ func (s *queueSim) completed(k int64, wasted bool) {
 	}
 	s.c.ok += k
 	s.tk.ok += k
-	s.budgets.succeeded(0, 0, true, k)
+	s.budgets.succeed(0, 0, k, false, false)
 }
 
 // pow2 is the least power of two ≥ n.

@@ -99,12 +99,15 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		}
 	}
 
-	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Ratio: s.Budget.Ratio, MaxTokens: s.Budget.MaxTokens}
+	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Budget: s.Budget, Granted: s.Budget.Count == "granted",
+		TTLTicks: max(1, p.ticksOf(s.Budget.TTL)), WindowTicks: max(1, p.ticksOf(s.Budget.Window))}
 	switch s.Budget.Scope {
 	case "layer":
 		p.Budget.Scope = ScopeLayer
 	case "client":
 		p.Budget.Scope = ScopeClient
+	case "dependency":
+		p.Budget.Scope = ScopeDependency
 	}
 
 	p.resolveFaults()
@@ -254,8 +257,10 @@ func queueSupports(s *Scenario) error {
 		return unsupported("arrivals", "closed-loop arrivals")
 	case s.Clients > 1:
 		return unsupported("clients", "callers with their own state")
-	case s.Budget.Kind != "none" && s.Budget.Scope != "chain":
+	case s.Budget.Kind != "none" && s.Budget.Scope != "chain" && s.Budget.Scope != "dependency":
 		return bad("budget.scope", "the queue engine flattens the chain, so its budget is shared by the chain (scope = \"chain\")")
+	case s.Budget.Kind == "envoy" || s.Budget.Kind == "aws" || s.Budget.Kind == "adaptive":
+		return unsupported("budget.kind", "a budget that follows each try (envoy, aws, adaptive)")
 	case s.Dependency.FailureProbability != 0:
 		return unsupported("dependency.failure_probability", "a background failure probability")
 	case s.Dependency.Latency != 0:

@@ -52,10 +52,23 @@ type Backoff struct {
 
 // Budget limits retries as a share of traffic rather than per request.
 type Budget struct {
-	Kind      string  `toml:"kind" doc:"none, per_tick (retries per tick ≤ round(ratio × arrivals that tick)), ratio (retries so far ≤ ratio × first attempts so far) or token_bucket (success adds ratio, a retry costs 1, refused below 1)"`
-	Ratio     float64 `toml:"ratio" doc:"retries allowed per request, or tokens a success deposits"`
-	MaxTokens float64 `toml:"max_tokens" doc:"token_bucket: bucket size; it starts full"`
-	Scope     string  `toml:"scope" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own) or client (each client its own)"`
+	Kind                string   `toml:"kind" doc:"none, per_tick (retries per tick ≤ round(ratio × arrivals that tick)), ratio (retries so far ≤ ratio × first tries so far), token_bucket (the FIG. 1 bucket: a success adds ratio, a retry costs 1, none below 1), grpc (gRPC retry throttling), finagle (Finagle's RetryBudget), envoy (Envoy's retry budget), aws (the AWS SDK standard retry quota) or adaptive (SRE client-side adaptive throttling of every try)"`
+	Ratio               float64  `toml:"ratio" doc:"per_tick, ratio: retries allowed per request; token_bucket: tokens a success deposits"`
+	Count               string   `toml:"count" doc:"ratio: when a retry counts, sent (when it starts) or granted (when it is allowed, as the deadlines article's asyncio call() counts)"`
+	MaxTokens           float64  `toml:"max_tokens" doc:"token_bucket, grpc: bucket size; it starts full"`
+	TokenRatio          float64  `toml:"token_ratio" doc:"grpc: tokens a successful call adds (a failed try takes 1; retries pass only while tokens > max_tokens / 2)"`
+	TTL                 Duration `toml:"ttl" doc:"finagle: deposits expire after it"`
+	MinRetriesPerSec    float64  `toml:"min_retries_per_sec" doc:"finagle: retries allowed per second on top of the share (a reserve of min_retries_per_sec × ttl)"`
+	PercentCanRetry     float64  `toml:"percent_can_retry" doc:"finagle: share of requests that may be retried (each request deposits)"`
+	BudgetPercent       float64  `toml:"budget_percent" unit:"%" doc:"envoy: retries in flight ≤ budget_percent of the tries in flight"`
+	MinRetryConcurrency int      `toml:"min_retry_concurrency" doc:"envoy: retries in flight allowed whatever the share"`
+	Quota               float64  `toml:"quota" doc:"aws: tokens in the retry quota; it starts full"`
+	RetryCost           float64  `toml:"retry_cost" doc:"aws: tokens a retry after an error takes"`
+	TimeoutCost         float64  `toml:"timeout_cost" doc:"aws: tokens a retry after a timeout takes"`
+	NoRetryIncrement    float64  `toml:"no_retry_increment" doc:"aws: tokens a success on the first try adds (a success on a retry gives back what the retry took)"`
+	K                   float64  `toml:"k" doc:"adaptive: a try is rejected on the client with probability max(0, (tries − k × accepted) / (tries + 1)) over the window"`
+	Window              Duration `toml:"window" doc:"adaptive: the span tries and accepted ones are counted over"`
+	Scope               string   `toml:"scope" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none)"`
 }
 
 // Dependency is the service at the bottom of the chain.
@@ -117,13 +130,15 @@ type Health struct {
 // 1 s timeout, one attempt, 1 s ticks, one hour).
 func Default() Scenario {
 	return Scenario{
-		Engine:     "queue",
-		Tick:       Duration(time.Second),
-		Duration:   Duration(time.Hour),
-		Load:       70,
-		Arrivals:   "constant",
-		Layer:      []Layer{DefaultLayer()},
-		Budget:     Budget{Kind: "none", Scope: "chain"},
+		Engine:   "queue",
+		Tick:     Duration(time.Second),
+		Duration: Duration(time.Hour),
+		Load:     70,
+		Arrivals: "constant",
+		Layer:    []Layer{DefaultLayer()},
+		Budget: Budget{Kind: "none", Scope: "chain", Count: "sent", TokenRatio: 0.1, TTL: Duration(10 * time.Second),
+			MinRetriesPerSec: 10, PercentCanRetry: 0.2, BudgetPercent: 20, MinRetryConcurrency: 3,
+			Quota: 500, RetryCost: 5, TimeoutCost: 10, NoRetryIncrement: 1, K: 2, Window: Duration(2 * time.Minute)},
 		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}},
 		Health:     Health{Goodput: 0.95, Window: Duration(time.Second)},
 		RNG:        "pcg",
@@ -250,7 +265,8 @@ func (s *Scenario) Validate() error {
 		oneOf("chain", s.Chain, "", "nested", "flat"),
 		oneOf("rng", s.RNG, "pcg", "minstd"),
 		oneOf("budget.kind", s.Budget.Kind, budgetNames()...),
-		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client"),
+		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client", "dependency"),
+		oneOf("budget.count", s.Budget.Count, "", "sent", "granted"),
 		oneOf("dependency.queue", s.Dependency.Queue, "fifo", "lifo", "none"),
 		oneOf("dependency.network.kind", s.Dependency.Network.Kind, "none", "constant", "exponential"),
 		oneOf("health.rule", s.Health.Rule, "", "queue", "goodput"),
@@ -269,7 +285,7 @@ func (s *Scenario) Validate() error {
 	case s.Duration/tick > 1e8:
 		return bad("duration", "%v of %v ticks is more than 100,000,000 ticks", s.Duration, tick)
 	case s.Load < 0 || math.IsNaN(s.Load) || math.IsInf(s.Load, 0) || s.Load > MaxRate:
-		return bad("load", "must be a number from 0 to %g requests/s, got %v", MaxRate, s.Load)
+		return bad("load", "must be a finite number ≥ 0 and at most 1e9 requests/s, got %v", s.Load)
 	case s.Clients < 0:
 		return bad("clients", "must be ≥ 0, got %d", s.Clients)
 	case s.Arrivals == "closed" && s.Clients == 0:
@@ -344,8 +360,29 @@ func (b Backoff) validate(p string) *FieldError {
 }
 
 func (b Budget) validate() *FieldError {
-	if b.Ratio < 0 || b.Ratio > 1000 || math.IsNaN(b.Ratio) {
-		return bad("budget.ratio", "must be between 0 and 1000, got %v", b.Ratio)
+	nonNeg := func(path string, x float64) *FieldError {
+		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+			return bad("budget."+path, "must be a finite number ≥ 0, got %v", x)
+		}
+		return nil
+	}
+	for _, e := range []*FieldError{nonNeg("ratio", b.Ratio), nonNeg("max_tokens", b.MaxTokens), nonNeg("token_ratio", b.TokenRatio),
+		nonNeg("min_retries_per_sec", b.MinRetriesPerSec), nonNeg("percent_can_retry", b.PercentCanRetry),
+		nonNeg("budget_percent", b.BudgetPercent), nonNeg("quota", b.Quota), nonNeg("retry_cost", b.RetryCost),
+		nonNeg("timeout_cost", b.TimeoutCost), nonNeg("no_retry_increment", b.NoRetryIncrement), nonNeg("k", b.K)} {
+		if e != nil {
+			return e
+		}
+	}
+	switch {
+	case b.Ratio > 1000:
+		return bad("budget.ratio", "must be at most 1000, got %v", b.Ratio)
+	case b.MinRetryConcurrency < 0:
+		return bad("budget.min_retry_concurrency", "must be ≥ 0, got %d", b.MinRetryConcurrency)
+	case b.TTL < 0:
+		return bad("budget.ttl", "must be ≥ 0, got %v", b.TTL)
+	case b.Window < 0:
+		return bad("budget.window", "must be ≥ 0, got %v", b.Window)
 	}
 	if k, ok := lookupBudget(b.Kind); ok && k.check != nil {
 		return k.check(b)
@@ -357,7 +394,7 @@ func (d Dependency) validate() *FieldError {
 	p := "dependency."
 	switch {
 	case d.Capacity < 0 || math.IsNaN(d.Capacity) || math.IsInf(d.Capacity, 0) || d.Capacity > MaxRate:
-		return bad(p+"capacity", "must be a number from 0 to %g calls/s, got %v", MaxRate, d.Capacity)
+		return bad(p+"capacity", "must be a finite number ≥ 0 and at most 1e9 calls/s, got %v", d.Capacity)
 	case d.QueueLimit > MaxCalls:
 		return bad(p+"queue_limit", "must be at most %g calls, got %d", float64(MaxCalls), d.QueueLimit)
 	case d.QueueLimit < 0:
@@ -392,7 +429,7 @@ func (f Fault) validate(p string) *FieldError {
 	case f.Length < 0:
 		return bad(p+"length", "must be ≥ 0, got %v", f.Length)
 	case f.Capacity < 0 || math.IsNaN(f.Capacity) || f.Capacity > MaxRate:
-		return bad(p+"capacity", "must be a number from 0 to %g calls/s, got %v", MaxRate, f.Capacity)
+		return bad(p+"capacity", "must be a finite number ≥ 0 and at most 1e9 calls/s, got %v", f.Capacity)
 	case (f.Kind == "slowdown" || f.Kind == "spike") && !(f.Factor > 0 && f.Factor <= 1e6):
 		return bad(p+"factor", "a %s needs a factor in (0, 1e6], got %v", f.Kind, f.Factor)
 	}

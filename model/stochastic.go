@@ -57,7 +57,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 		s.waits = append(s.waits, newWaits(l))
 	}
 	s.srv = newServer(s)
-	s.budgets = newBudgets(p, len(p.Chain), p.Clients)
+	s.budgets = newBudgets(p, len(p.Chain), p.Clients, s.r)
 	s.clientsApart = s.budgets.perClient()
 	s.health = newHealth(p, series)
 	if series {
@@ -222,7 +222,7 @@ func (s *stoch) tickBudgets(sl *calSlot) {
 			w[at(ev.client)] += ev.n
 		}
 	}
-	s.budgets.tick(w)
+	s.budgets.tick(s.now, w)
 }
 
 // idle accounts for ticks a..b−1 in which nothing happened.
@@ -278,11 +278,11 @@ func (s *stoch) schedule(at int64, ph uint8, ev event) {
 func (s *stoch) startRoots(c int32, n int64) {
 	if s.p.Single {
 		for range n {
-			s.start(nil, 0, 1, c, 0, false, 1)
+			s.start(nil, 0, 1, c, 0, false, false, 1)
 		}
 		return
 	}
-	s.start(nil, 0, 1, c, 0, false, n)
+	s.start(nil, 0, 1, c, 0, false, false, n)
 }
 
 // startEvent starts the group an evStart describes. With cancel_abandoned,
@@ -291,7 +291,7 @@ func (s *stoch) startRoots(c int32, n int64) {
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.g
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.retry, ev.n)
+		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.retry, ev.afterTimeout, ev.n)
 	}
 	if parent != nil {
 		s.gs.release(parent)
@@ -301,9 +301,9 @@ func (s *stoch) startEvent(ev *event) {
 // start sends n instances of a layer's try: the budget's gate for retries,
 // the counts, the deadline, and the calls passed down (to the layer below,
 // or to the dependency from the bottom), after the network delay.
-func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, retry bool, n int64) {
-	if attempt > 1 {
-		ok := s.budgets.gate(layer, client, n)
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout bool, n int64) {
+	if s.budgets.on() {
+		ok := s.budgets.send(layer, client, attempt > 1, n)
 		if refused := n - ok; refused > 0 {
 			s.refuse(refused)
 			s.failUp(parent, layer, client, refused)
@@ -312,11 +312,10 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 			return
 		}
 	}
-	s.budgets.sent(layer, client, attempt, n)
 	g := s.gs.get() // a fresh or recycled group: its kids are nil
 	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, never
 	g.attempt, g.client, g.prevWait, g.refs = attempt, client, wait, 1 // pinned while it starts
-	g.layer, g.state, g.retry = layer, gsOpen, retry || attempt > 1
+	g.layer, g.state, g.retry, g.afterTimeout = layer, gsOpen, retry || attempt > 1, afterTimeout
 	if parent != nil {
 		parent.refs++
 		if s.p.Cancel {
@@ -356,7 +355,7 @@ func (s *stoch) down(g *group, n int64) {
 		s.toServer(g, n)
 		return
 	}
-	s.start(g, g.layer+1, 1, g.client, 0, g.retry, n)
+	s.start(g, g.layer+1, 1, g.client, 0, g.retry, false, n)
 }
 
 // toServer counts n calls of g reaching the dependency and hands them over.
@@ -477,16 +476,17 @@ func (s *stoch) answer(g *group, k int64, ok bool) {
 	if g.waiting == 0 {
 		g.state = gsDone
 	}
+	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
 	if ok {
 		s.succeed(g, k)
 	} else {
-		s.retryOrFail(g, k)
+		s.retryOrFail(g, k, false)
 	}
 }
 
 // succeed passes k successes of g's layer up.
 func (s *stoch) succeed(g *group, k int64) {
-	s.budgets.succeeded(g.layer, g.client, g.parent == nil, k)
+	s.budgets.succeed(g.layer, g.client, k, g.attempt > 1, g.afterTimeout)
 	if g.parent == nil {
 		s.c.ok += k
 		s.tk.ok += k
@@ -508,16 +508,17 @@ func (s *stoch) failUp(parent *group, layer int8, client int32, k int64) {
 	s.reply(parent, k, false, 0)
 }
 
-// retryOrFail handles k instances of g that failed now: with attempts left
-// and the budget's leave, each retries after its wait; otherwise its caller
-// sees a failure.
-func (s *stoch) retryOrFail(g *group, k int64) {
+// retryOrFail handles k instances of g that failed now (by timing out, or
+// by an error answer): with attempts left and the budget's leave, each
+// retries after its wait; otherwise its caller sees a failure.
+func (s *stoch) retryOrFail(g *group, k int64, timeout bool) {
 	l := &s.p.Chain[g.layer]
-	if g.attempt >= l.Attempts {
+	last := g.attempt >= l.Attempts
+	allowed := s.budgets.fail(g.layer, g.client, k, timeout, last)
+	if last {
 		s.failUp(g.parent, g.layer, g.client, k)
 		return
 	}
-	allowed := s.budgets.admit(g.layer, g.client, k)
 	if refused := k - allowed; refused > 0 {
 		s.refuse(refused)
 		s.failUp(g.parent, g.layer, g.client, refused)
@@ -540,13 +541,13 @@ func (s *stoch) retryOrFail(g *group, k int64) {
 		wait := int32(min(x.d, math.MaxInt32))
 		if !s.p.Single {
 			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.g == g.parent &&
-				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait {
+				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait && e.afterTimeout == (timeout && s.budgets.timeouts) {
 				e.n += x.n
 				continue
 			}
 		}
 		s.schedule(due, phStart, event{kind: evStart, g: g.parent, layer: g.layer, attempt: g.attempt + 1,
-			client: g.client, wait: wait, retry: true, n: x.n})
+			client: g.client, wait: wait, retry: true, afterTimeout: timeout && s.budgets.timeouts, n: x.n})
 	}
 }
 
@@ -562,13 +563,14 @@ func (s *stoch) timeout(g *group) {
 	g.waiting = 0
 	g.state = gsClosed
 	s.tk.timeouts += k
+	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
 	if s.p.DropExpired && g.queued > 0 {
 		s.srv.withdraw(g)
 	}
 	if s.p.Cancel {
 		s.cancelBelow(g)
 	}
-	s.retryOrFail(g, k)
+	s.retryOrFail(g, k, true)
 }
 
 // cancelBelow cancels every group started for g that is still open, and
@@ -579,6 +581,7 @@ func (s *stoch) cancelBelow(g *group) {
 	for _, k := range g.kids {
 		if k.state == gsOpen {
 			k.state = gsCancelled
+			s.budgets.end(k.layer, k.client, k.attempt > 1, k.waiting)
 			if k.queued > 0 {
 				s.srv.withdraw(k)
 			}

@@ -37,6 +37,8 @@ type event struct {
 	kind    evKind
 	ok      bool
 	retry   bool
+	// afterTimeout: evStart of a retry after a timeout.
+	afterTimeout bool
 }
 
 type calSlot struct{ lists [3][]event }

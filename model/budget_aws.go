@@ -1,0 +1,48 @@
+package model
+
+import "math"
+
+// awsQuota is the AWS SDKs' standard retry quota: a pool of tokens that
+// starts full at quota; a retry takes retry_cost tokens, or timeout_cost
+// after a timeout, and is refused when the pool holds less; a call that
+// succeeds on its first try adds no_retry_increment, one that succeeds on
+// a retry gives back what that retry took; the pool never exceeds quota.
+type awsQuota struct {
+	max, tokens                 float64
+	cost, timeoutCost, increase float64
+}
+
+func newAWSQuota(b *BudgetPlan, _ *rng) budget {
+	return &awsQuota{max: b.Quota, tokens: b.Quota, cost: b.RetryCost, timeoutCost: b.TimeoutCost, increase: b.NoRetryIncrement}
+}
+
+func (b *awsQuota) tick(int64, int64)          {}
+func (b *awsQuota) send(_ bool, n int64) int64 { return n }
+func (b *awsQuota) end(bool, int64)            {}
+
+func (b *awsQuota) fail(k int64, timeout, last bool) int64 {
+	if last {
+		return 0
+	}
+	c := b.cost
+	if timeout {
+		c = b.timeoutCost
+	}
+	ok := k
+	if c > 0 {
+		ok = min(k, int64(math.Floor(b.tokens/c+1e-9)))
+	}
+	b.tokens -= float64(ok) * c
+	return ok
+}
+
+func (b *awsQuota) succeed(k int64, retry, afterTimeout bool) {
+	back := b.increase
+	if retry {
+		back = b.cost
+		if afterTimeout {
+			back = b.timeoutCost
+		}
+	}
+	b.tokens = math.Min(b.max, b.tokens+float64(k)*back)
+}

@@ -1,0 +1,47 @@
+package model
+
+import "math"
+
+// grpcThrottle is gRPC's retry throttling (gRFC A6, as grpc-go implements
+// it): a token count that starts at max_tokens; every failed try that could
+// be retried takes one token (down to zero), the last one of a call
+// included; every successful call adds token_ratio (up to max_tokens); a
+// failed try is retried only if, after its token is taken, more than
+// max_tokens / 2 remain. For k tries failing together with T tokens left,
+// taken one after the other, the i-th passes when T − i > max_tokens / 2:
+// the first ⌈T − max_tokens/2⌉ − 1 of them.
+type grpcThrottle struct {
+	max, ratio, tokens float64
+}
+
+func newGRPCThrottle(b *BudgetPlan, _ *rng) budget {
+	return &grpcThrottle{max: b.MaxTokens, ratio: b.TokenRatio, tokens: b.MaxTokens}
+}
+
+func checkGRPCThrottle(b Budget) *FieldError {
+	switch {
+	case !(b.MaxTokens > 0 && b.MaxTokens <= 1000):
+		return bad("budget.max_tokens", "gRPC retry throttling needs max_tokens in (0, 1000], got %v", b.MaxTokens)
+	case !(b.TokenRatio > 0):
+		return bad("budget.token_ratio", "gRPC retry throttling needs token_ratio > 0, got %v", b.TokenRatio)
+	}
+	return nil
+}
+
+func (b *grpcThrottle) tick(int64, int64)          {}
+func (b *grpcThrottle) send(_ bool, n int64) int64 { return n }
+func (b *grpcThrottle) end(bool, int64)            {}
+
+func (b *grpcThrottle) fail(k int64, _, last bool) int64 {
+	// Passes: the i in 1..k with tokens − i > max/2.
+	pass := min(k, max(0, int64(math.Ceil(b.tokens-b.max/2))-1))
+	b.tokens = math.Max(0, b.tokens-float64(k))
+	if last {
+		return 0
+	}
+	return pass
+}
+
+func (b *grpcThrottle) succeed(k int64, _, _ bool) {
+	b.tokens = math.Min(b.max, b.tokens+b.ratio*float64(k))
+}
