@@ -26,6 +26,7 @@ type arrivals struct {
 	lam    float64 // mean new requests per tick there
 	knuthL float64 // e^−lam
 	knuth  bool    // MINSTD draws Knuth's variate for lam every tick
+	pt     int     // the shape's point at or before the last tick drawn
 	segTo  int64
 	segAt  int64
 }
@@ -48,7 +49,20 @@ func (a *arrivals) perTick(lam float64) bool { return a.p.Minstd || a.p.Single |
 func (a *arrivals) plan(from int64) {
 	a.next = never
 	p := a.p
-	if p.Arrivals == ArriveClosed || p.Load <= 0 {
+	switch {
+	case p.Arrivals == ArriveClosed:
+		return
+	case p.Arrivals == ArriveBurst:
+		if from == 0 {
+			a.next = 0
+		}
+		return
+	case len(p.Shape) > 0:
+		if from < p.Ticks {
+			a.next = from // the rate changes: a draw every tick
+		}
+		return
+	case p.Load <= 0:
 		return
 	}
 	i := a.seg
@@ -94,6 +108,13 @@ func (a *arrivals) draw(t int64) int64 {
 		return a.r.ms.poissonL(a.knuthL)
 	}
 	p := a.p
+	switch {
+	case p.Arrivals == ArriveBurst:
+		a.next = never
+		return int64(p.Clients)
+	case len(p.Shape) > 0:
+		return a.drawShaped(t)
+	}
 	if t >= a.segTo || t < a.segAt {
 		a.seg = p.SegmentAt(a.seg, t)
 		sg := &p.Faults[a.seg]
@@ -137,12 +158,52 @@ func (a *arrivals) draw(t int64) int64 {
 	return n
 }
 
+// drawShaped draws tick t's arrivals under a load shape: the shape's load
+// at t, spikes applied, constant (fractions carried) or Poisson.
+func (a *arrivals) drawShaped(t int64) int64 {
+	p := a.p
+	a.seg = p.SegmentAt(a.seg, t)
+	lam := a.shapeAt(t) * p.Faults[a.seg].ArrFactor / p.TPS
+	var n int64
+	if p.Arrivals == ArriveConstant {
+		a.acc += lam
+		f := math.Floor(a.acc + 1e-9)
+		a.acc = math.Max(0, a.acc-f)
+		n = int64(f)
+	} else {
+		n = a.r.poisson(lam)
+	}
+	if a.next = t + 1; a.next >= p.Ticks {
+		a.next = never
+	}
+	return n
+}
+
+// shapeAt is the load (requests per second) the shape gives at tick t:
+// the points joined by straight lines, flat before the first and after the
+// last.
+func (a *arrivals) shapeAt(t int64) float64 {
+	sh := a.p.Shape
+	for a.pt+1 < len(sh) && sh[a.pt+1].At <= t {
+		a.pt++
+	}
+	x := sh[a.pt]
+	if t <= x.At || a.pt+1 == len(sh) {
+		return x.Load
+	}
+	y := sh[a.pt+1]
+	return x.Load + (y.Load-x.Load)*float64(t-x.At)/float64(y.At-x.At)
+}
+
 // every reports whether the ticks from t on in t's segment each draw the
 // same whole number of constant arrivals with nothing carried, or none at
 // all, so that a run of them can be jumped over with skip.
 func (a *arrivals) every(t int64) bool {
 	if a.next == never {
 		return true
+	}
+	if len(a.p.Shape) > 0 {
+		return false
 	}
 	return a.p.Arrivals == ArriveConstant && a.next == t && a.accAt == t && a.acc == 0 &&
 		a.lam == math.Trunc(a.lam) && t >= a.segAt && t < a.segTo

@@ -23,7 +23,8 @@ type group struct {
 	kids     []*group // with cancel_abandoned: groups started for this one
 	waiting  int64    // instances with no answer yet
 	queued   int64    // bottom layer: calls waiting at the dependency
-	deadline int64
+	deadline int64    // the tick the caller gives up on this try
+	reqDL    int64    // the request's deadline, passed down the chain (never: none)
 	attempt  int32
 	client   int32
 	prevWait int32 // decorrelated jitter: the wait before this try, in ticks
@@ -31,6 +32,7 @@ type group struct {
 	layer    int8
 	state    groupState
 	retry    bool // a retry somewhere on the way from the user request
+	flaky    bool // of a request whose first tries at the dependency fail
 	// afterTimeout: the group is a retry sent after its try timed out
 	// (budgets that charge a timeout more).
 	afterTimeout bool

@@ -27,10 +27,18 @@ type Plan struct {
 	Cancel      bool     // a caller that gives up cancels everything below it
 
 	Arrivals   ArrivalKind
-	Load       float64 // open loop: new requests per second
-	Clients    int32   // callers with their own state (at least 1)
-	ThinkTicks int64   // closed loop: pause after an answer, at least one tick
-	ThinkSpan  int64   // closed loop: first requests spread over this many ticks
+	Load       float64      // open loop: new requests per second
+	Shape      []ShapePoint // open loop: the load over time, when it changes
+	Clients    int32        // callers with their own state (at least 1)
+	ThinkTicks int64        // closed loop: pause after an answer, at least one tick
+	ThinkSpan  int64        // closed loop: first requests spread over this many ticks
+
+	Deadline   int64 // ticks the edge gives a request; −1 = none
+	FlakyShare float64
+	FlakyTries int32
+	FatalShare float64
+	Pushback   int64 // calls waiting above which arriving calls are pushed back; 0 = never
+	Breakers   bool  // some layer has a circuit breaker
 
 	Server      ServerKind
 	Capacity    float64 // calls per second (before faults)
@@ -73,7 +81,14 @@ const (
 	ArriveConstant ArrivalKind = iota // load per second, fractions carried over
 	ArrivePoisson                     // Poisson with mean load × tick
 	ArriveClosed                      // clients with one request outstanding
+	ArriveBurst                       // clients requests at once at the start
 )
+
+// ShapePoint is a point of the load over time, in ticks.
+type ShapePoint struct {
+	At   int64
+	Load float64 // requests per second
+}
 
 // ServerKind is what the dependency does with a call.
 type ServerKind uint8
@@ -93,7 +108,28 @@ type LayerPlan struct {
 	Attempts int32
 	Timeout  int64 // ticks a caller waits for an attempt; −1 = forever
 	Backoff  BackoffPlan
+	Breaker  BreakerPlan
 }
+
+// BreakerPlan is a layer's circuit breaker, spans in ticks.
+type BreakerPlan struct {
+	Kind       BreakerKind
+	Threshold  int64
+	Ratio      float64
+	MinCalls   int64
+	SliceTicks int64 // a tenth of the ratio rule's window
+	OpenTicks  int64
+	Probes     int64
+}
+
+// BreakerKind is a breaker's trip rule.
+type BreakerKind uint8
+
+const (
+	BreakerNone        BreakerKind = iota
+	BreakerConsecutive             // threshold failures in a row
+	BreakerRatio                   // a share of failed calls over a window
+)
 
 // BackoffPlan is a layer's wait before a retry, in ticks.
 type BackoffPlan struct {
@@ -216,6 +252,21 @@ type Segment struct {
 	// in service or arriving then are answered from this tick on (0 = no
 	// outage here).
 	HoldUntil int64
+}
+
+// BaseRate is the usual arrival rate the load ratios are measured against:
+// the load; under a shape, its load where the first fault starts (or at the
+// start); for a burst, the burst's requests in one tick. A closed loop
+// measures its own.
+func (p *Plan) BaseRate() float64 {
+	switch {
+	case p.Arrivals == ArriveBurst:
+		return float64(p.Clients) * p.TPS
+	case len(p.Shape) > 0:
+		a := arrivals{p: p}
+		return a.shapeAt(p.Fault.From)
+	}
+	return p.Load
 }
 
 // RuleOfThumb is the blip length the 30-second blip article predicts tips

@@ -106,7 +106,7 @@ func (s *queueSim) run() Metrics {
 			s.st.snapAt = t
 		}
 	}
-	m := s.c.metrics(p, p.Load)
+	m := s.c.metrics(p, p.BaseRate())
 	m.Recovered, m.RecoveryS = s.health.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
 	return m
 }

@@ -45,13 +45,36 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	p.Allowed = s.FlatAttempts()
 	p.EdgeTimeout = layers[0].Timeout
 	p.Cancel = s.CancelAbandoned
+	retrying := func(i int) bool { // retry_at: the layer that retries
+		switch s.RetryAt {
+		case "edge":
+			return i == 0
+		case "bottom":
+			return i == len(layers)-1
+		}
+		return true
+	}
+	for i := range layers {
+		if !retrying(i) {
+			layers[i].Attempts = 1
+		}
+	}
+	if s.RetryAt == "edge" || s.RetryAt == "bottom" {
+		p.Allowed = 1
+		for _, l := range layers {
+			p.Allowed *= l.Attempts
+		}
+	}
 	if s.ChainMode() == "flat" {
 		p.Flat = true
-		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff)}
+		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff, layers[0].Breaker)}
 	} else {
 		for _, l := range layers {
-			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff))
+			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff, l.Breaker))
 		}
+	}
+	for _, l := range p.Chain {
+		p.Breakers = p.Breakers || l.Breaker.Kind != BreakerNone
 	}
 
 	// Arrivals.
@@ -60,6 +83,15 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		p.Arrivals = ArrivePoisson
 	case "closed":
 		p.Arrivals = ArriveClosed
+	case "burst":
+		p.Arrivals = ArriveBurst
+	}
+	for _, pt := range s.Shape {
+		p.Shape = append(p.Shape, ShapePoint{At: p.ticksOf(pt.At), Load: pt.Load})
+	}
+	p.Deadline = -1
+	if s.Deadline > 0 {
+		p.Deadline = max(1, p.ticksOf(s.Deadline))
 	}
 	p.Load = s.Load
 	p.Clients = int32(max(1, s.Clients))
@@ -82,6 +114,9 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	p.QueueLimit = int64(d.QueueLimit)
 	p.DropExpired = d.DropExpired || s.CancelAbandoned
 	p.FailureP = d.FailureProbability
+	p.FlakyShare, p.FlakyTries = d.FlakyShare, int32(d.FlakyFailures)
+	p.FatalShare = d.FatalShare
+	p.Pushback = int64(d.Pushback)
 	p.Latency = d.Latency.Seconds()
 	p.Slope = d.LatencySlope.Seconds()
 	p.Collapse = CollapsePlan{Slope: d.Collapse.Slope, Floor: d.Collapse.Floor, WindowS: d.Collapse.Window.Seconds()}
@@ -116,8 +151,16 @@ func (s *Scenario) Resolve() (*Plan, error) {
 }
 
 // layer resolves one caller of the chain.
-func (p *Plan) layer(attempts int, timeout Duration, b Backoff) LayerPlan {
+func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker) LayerPlan {
 	l := LayerPlan{Attempts: int32(attempts), Timeout: -1}
+	if br.Kind == "consecutive" || br.Kind == "ratio" {
+		l.Breaker = BreakerPlan{Kind: BreakerConsecutive, Threshold: int64(br.Threshold), Ratio: br.Ratio,
+			MinCalls: int64(br.MinCalls), SliceTicks: max(1, p.ticksOf(br.Window)/10),
+			OpenTicks: max(1, p.ticksOf(br.Open)), Probes: int64(br.Probes)}
+		if br.Kind == "ratio" {
+			l.Breaker.Kind = BreakerRatio
+		}
+	}
 	if timeout > 0 {
 		l.Timeout = p.ticksOf(timeout)
 	}
@@ -255,7 +298,7 @@ func queueSupports(s *Scenario) error {
 		return bad("chain", "the queue engine runs the flat form only (set chain = \"flat\" or leave it empty)")
 	case s.Arrivals == "closed":
 		return unsupported("arrivals", "closed-loop arrivals")
-	case s.Clients > 1:
+	case s.Clients > 1 && s.Arrivals != "burst":
 		return unsupported("clients", "callers with their own state")
 	case s.Budget.Kind != "none" && s.Budget.Scope != "chain" && s.Budget.Scope != "dependency":
 		return bad("budget.scope", "the queue engine flattens the chain, so its budget is shared by the chain (scope = \"chain\")")
@@ -269,6 +312,14 @@ func queueSupports(s *Scenario) error {
 		return unsupported("dependency.latency_slope", "a load-dependent latency")
 	case s.Dependency.Network.Kind != "none":
 		return unsupported("dependency.network.kind", "network delay")
+	case s.Deadline > 0:
+		return unsupported("deadline", "a deadline passed down the chain")
+	case s.Dependency.FlakyShare > 0:
+		return unsupported("dependency.flaky_share", "flaky requests")
+	case s.Dependency.FatalShare > 0:
+		return unsupported("dependency.fatal_share", "errors that are not retried")
+	case s.Dependency.Pushback > 0:
+		return unsupported("dependency.pushback", "pushback")
 	case s.CancelAbandoned:
 		return bad("cancel_abandoned", "needs engine = \"stochastic\"; the queue engine flattens the chain, so nothing below a caller is abandoned")
 	case s.Dependency.Collapse.Window != 0:
@@ -281,6 +332,9 @@ func queueSupports(s *Scenario) error {
 			"the queue engine needs a timeout that is a whole number of ticks (tick = %v), got %v", s.Tick, Duration(timeout))
 	}
 	for i, l := range s.Layer {
+		if l.Breaker.Kind != "none" && l.Breaker.Kind != "" {
+			return unsupported(fmt.Sprintf("layer.%d.breaker.kind", i), "a circuit breaker")
+		}
 		p := fmt.Sprintf("layer.%d.backoff.", i)
 		if l.Backoff.Jitter != "none" {
 			return unsupported(p+"jitter", "jitter")
@@ -308,10 +362,13 @@ func queueSupports(s *Scenario) error {
 func stochasticSupports(s *Scenario) error {
 	d := s.Dependency
 	latencyServer := d.Capacity == 0 && d.LatencySlope > 0
+	if len(s.Shape) > 0 && (s.Arrivals == "closed" || s.Arrivals == "burst") {
+		return bad("shape", "a load shape sets an open loop's rate; %s arrivals have none", s.Arrivals)
+	}
 	for i, f := range s.Fault {
 		p := fmt.Sprintf("fault.%d.", i)
 		switch {
-		case f.Kind == "spike" && s.Arrivals == "closed":
+		case f.Kind == "spike" && (s.Arrivals == "closed" || s.Arrivals == "burst"):
 			return bad(p+"kind", "a spike multiplies the open-loop arrival rate; a closed loop's rate is set by its clients")
 		case f.Kind == "degradation" && latencyServer:
 			return bad(p+"kind", "a degradation reduces a capacity; the latency server (capacity = 0, latency_slope > 0) has none: use a slowdown")

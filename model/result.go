@@ -13,24 +13,29 @@ import (
 // Metrics are the measurements of one run. Counts are float64 so replicates
 // can be averaged; a single run's counts are whole numbers.
 type Metrics struct {
-	Recovered      bool    // healthy from some time after the fault to the end of the run
-	RecoveryS      float64 // seconds from the end of the fault until healthy for good; NaN when never
-	Requests       float64 // user (top-level) requests that arrived
-	Calls          float64 // attempts that reached the dependency
-	PeakCalls      float64 // the most calls the dependency received in one tick
-	PeakLoadX      float64 // peak calls per second at the dependency / base arrival rate
-	WindowRateX    float64 // mean calls per second during the fault / base arrival rate
-	WindowCalls    float64 // mean calls per second at the dependency during the fault
-	WindowPerTick  float64 // mean calls per tick at the dependency during the fault
-	CallsPerS      float64 // mean calls per second at the dependency over the run
-	Allowed        float64 // attempts one request may put on the dependency: the product over the chain
-	PeakQueue      float64 // the most calls waiting at the dependency
-	Successful     float64 // user requests that got a success
-	Failed         float64 // user requests that got an error
-	Pending        float64 // user requests without an answer when the run ended
-	RetriesRefused float64 // retries a budget refused
-	Served         float64 // calls the dependency completed
-	WastedServed   float64 // of those, calls whose caller had given up
+	Recovered       bool    // healthy from some time after the fault to the end of the run
+	RecoveryS       float64 // seconds from the end of the fault until healthy for good; NaN when never
+	Requests        float64 // user (top-level) requests that arrived
+	Calls           float64 // attempts that reached the dependency
+	PeakCalls       float64 // the most calls the dependency received in one tick
+	PeakLoadX       float64 // peak calls per second at the dependency / base arrival rate
+	WindowRateX     float64 // mean calls per second during the fault / base arrival rate
+	WindowCalls     float64 // mean calls per second at the dependency during the fault
+	WindowPerTick   float64 // mean calls per tick at the dependency during the fault
+	CallsPerS       float64 // mean calls per second at the dependency over the run
+	Allowed         float64 // attempts one request may put on the dependency: the product over the chain
+	PeakQueue       float64 // the most calls waiting at the dependency
+	Successful      float64 // user requests that got a success
+	Failed          float64 // user requests that got an error
+	Pending         float64 // user requests without an answer when the run ended
+	RetriesRefused  float64 // tries and retries a policy refused (budget, breaker, deadline, pushback)
+	RefusedBudget   float64 // of those, by a retry budget
+	RefusedBreaker  float64 // by an open circuit breaker
+	RefusedDeadline float64 // because the request's deadline had passed
+	RefusedPushback float64 // because the dependency said "overloaded, don't retry"
+	NotRetryable    float64 // failed tries not retried because the error was not retryable
+	Served          float64 // calls the dependency completed
+	WastedServed    float64 // of those, calls whose caller had given up
 }
 
 // Amplification is calls per user request.
@@ -155,7 +160,8 @@ func aborted(replicates int, why string) Result {
 	nan := math.NaN()
 	m := Metrics{RecoveryS: nan, Requests: nan, Calls: nan, PeakCalls: nan, PeakLoadX: nan, WindowRateX: nan,
 		WindowCalls: nan, WindowPerTick: nan, CallsPerS: nan, Allowed: nan, PeakQueue: nan, Successful: nan,
-		Failed: nan, Pending: nan, RetriesRefused: nan, Served: nan, WastedServed: nan}
+		Failed: nan, Pending: nan, RetriesRefused: nan, Served: nan, WastedServed: nan,
+		RefusedBudget: nan, RefusedBreaker: nan, RefusedDeadline: nan, RefusedPushback: nan, NotRetryable: nan}
 	return Result{Metrics: m, SD: m, Replicates: replicates, RecoveredShare: nan,
 		Spread: Spread{RecoveryP50: nan, RecoveryP90: nan, ShareLo: nan, ShareHi: nan}, Aborted: why}
 }
@@ -202,7 +208,8 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	}
 	fields := func(m *Metrics) []*float64 {
 		return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
-			&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed}
+			&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed,
+			&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable}
 	}
 	xs := make([]float64, len(runs))
 	for j, p := range fields(&mean) {
@@ -268,15 +275,20 @@ func horizonWarnings(sc *Scenario, r *Result) []string {
 // the engine's to fill in.
 func (c *counts) metrics(p *Plan, base float64) Metrics {
 	m := Metrics{
-		Requests:       float64(c.requests),
-		Calls:          float64(c.calls),
-		PeakCalls:      float64(c.peakCalls),
-		PeakQueue:      float64(c.peakQueue),
-		Successful:     float64(c.ok),
-		Failed:         float64(c.failed),
-		RetriesRefused: float64(c.refused),
-		Served:         float64(c.served),
-		WastedServed:   float64(c.wasted),
+		Requests:        float64(c.requests),
+		Calls:           float64(c.calls),
+		PeakCalls:       float64(c.peakCalls),
+		PeakQueue:       float64(c.peakQueue),
+		Successful:      float64(c.ok),
+		Failed:          float64(c.failed),
+		RetriesRefused:  float64(c.refused),
+		RefusedBudget:   float64(c.refusedBy[byBudget]),
+		RefusedBreaker:  float64(c.refusedBy[byBreaker]),
+		RefusedDeadline: float64(c.refusedBy[byDeadline]),
+		RefusedPushback: float64(c.refusedBy[byPushback]),
+		NotRetryable:    float64(c.refusedBy[byFatal]),
+		Served:          float64(c.served),
+		WastedServed:    float64(c.wasted),
 	}
 	m.Pending = m.Requests - m.Successful - m.Failed
 	m.PeakLoadX = ratio(m.PeakCalls*p.TPS, base)

@@ -16,12 +16,15 @@ type Scenario struct {
 	Tick       Duration   `toml:"tick" doc:"length of one simulation step"`
 	Duration   Duration   `toml:"duration" doc:"simulated time"`
 	Load       float64    `toml:"load" unit:"requests/s" doc:"new user requests per second (open loop)"`
-	Arrivals   string     `toml:"arrivals" doc:"constant, poisson (open loop) or closed (clients with one request outstanding)"`
+	Arrivals   string     `toml:"arrivals" doc:"constant, poisson (open loop), closed (clients with one request outstanding) or burst (clients requests at once at the start, none after)"`
+	Shape      []Point    `toml:"shape" doc:"open loop: the load over time, a list of { at, load } points joined by straight lines (a ramp is two), flat before the first and after the last; replaces load"`
 	Clients    int        `toml:"clients" doc:"closed loop: number of clients; open loop: callers the load is split over (0 = 1)"`
 	Think      Duration   `toml:"think" doc:"closed loop: pause between a client's requests"`
 	Layers     int        `toml:"layers" doc:"depth of the caller chain; the last [[scenario.layer]] repeats to fill it (0 = as many as written)"`
 	Layer      []Layer    `toml:"layer" doc:"the callers, top (edge) first"`
 	Chain      string     `toml:"chain" doc:"nested (each layer's retry is a new call down the chain) or flat (one caller with the product of the attempts); empty = the engine's own (queue: flat, stochastic: nested)"`
+	RetryAt    string     `toml:"retry_at" doc:"every (each layer retries as its attempts say), edge or bottom (only that layer retries; the others make one try and pass failures up)"`
+	Deadline   Duration   `toml:"deadline" doc:"stochastic: the edge's deadline for a request, passed down the chain: every try waits at most min(the time left, its own timeout), and no try starts without time left (0 = none)"`
 	Budget     Budget     `toml:"budget" doc:"retry budget"`
 	Dependency Dependency `toml:"dependency" doc:"the dependency at the bottom of the chain"`
 	Fault      []Fault    `toml:"fault" doc:"faults, each over a window"`
@@ -39,6 +42,25 @@ type Layer struct {
 	Attempts int      `toml:"attempts" doc:"tries per call, the first included (3 = one call and up to two retries)"`
 	Timeout  Duration `toml:"timeout" doc:"per-try timeout: the caller gives up on an attempt after it (0 = waits forever)"`
 	Backoff  Backoff  `toml:"backoff" doc:"wait before a retry"`
+	Breaker  Breaker  `toml:"breaker" doc:"circuit breaker on the layer's calls"`
+}
+
+// Breaker is a circuit breaker on a layer's calls, one per client when the
+// load is split over clients.
+type Breaker struct {
+	Kind      string   `toml:"kind" doc:"stochastic: none, consecutive (trips after threshold failures in a row) or ratio (trips when failures are at least ratio of the calls over window, once min_calls were made)"`
+	Threshold int      `toml:"threshold" doc:"consecutive: failures in a row that trip it"`
+	Ratio     float64  `toml:"ratio" doc:"ratio: share of failed calls that trips it"`
+	MinCalls  int      `toml:"min_calls" doc:"ratio: calls in the window before it may trip"`
+	Window    Duration `toml:"window" doc:"ratio: the span calls are counted over"`
+	Open      Duration `toml:"open" doc:"how long it stays open, failing calls at once, before it lets probes through"`
+	Probes    int      `toml:"probes" doc:"half-open: calls let through to test the dependency; a success closes it, a failure opens it again"`
+}
+
+// Point is a point of a load shape.
+type Point struct {
+	At   Duration `toml:"at" doc:"when"`
+	Load float64  `toml:"load" unit:"requests/s" doc:"new user requests per second then"`
 }
 
 // Backoff is the wait before a retry, after the failure is seen.
@@ -78,6 +100,10 @@ type Dependency struct {
 	QueueLimit         int      `toml:"queue_limit" unit:"calls" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
 	DropExpired        bool     `toml:"drop_expired" doc:"discard waiting calls whose caller gave up instead of serving them"`
 	FailureProbability float64  `toml:"failure_probability" doc:"chance that a served call fails anyway"`
+	FlakyShare         float64  `toml:"flaky_share" doc:"stochastic: share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
+	FlakyFailures      int      `toml:"flaky_failures" doc:"stochastic: tries that fail for a flaky request"`
+	FatalShare         float64  `toml:"fatal_share" doc:"stochastic: share of the dependency's error answers that no caller retries (like a 4xx)"`
+	Pushback           int      `toml:"pushback" unit:"calls" doc:"stochastic: with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
 	Latency            Duration `toml:"latency" doc:"stochastic: service time of one call (0 = answered within the tick)"`
 	LatencySlope       Duration `toml:"latency_slope" doc:"stochastic, with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
 	Collapse           Collapse `toml:"collapse" doc:"useful throughput lost to overload"`
@@ -135,6 +161,7 @@ func Default() Scenario {
 		Duration: Duration(time.Hour),
 		Load:     70,
 		Arrivals: "constant",
+		RetryAt:  "every",
 		Layer:    []Layer{DefaultLayer()},
 		Budget: Budget{Kind: "none", Scope: "chain", Count: "sent", TokenRatio: 0.1, TTL: Duration(10 * time.Second),
 			MinRetriesPerSec: 10, PercentCanRetry: 0.2, BudgetPercent: 20, MinRetryConcurrency: 3,
@@ -148,7 +175,8 @@ func Default() Scenario {
 
 // DefaultLayer is what a [[scenario.layer]] entry holds before its keys apply.
 func DefaultLayer() Layer {
-	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"}}
+	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"},
+		Breaker: Breaker{Kind: "none", Threshold: 5, Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second), Open: Duration(30 * time.Second), Probes: 1}}
 }
 
 // DefaultFault is what a [[scenario.fault]] entry holds before its keys apply.
@@ -261,7 +289,8 @@ func oneOf(path, v string, allowed ...string) *FieldError {
 func (s *Scenario) Validate() error {
 	check := []*FieldError{
 		oneOf("engine", s.Engine, "queue", "stochastic"),
-		oneOf("arrivals", s.Arrivals, "constant", "poisson", "closed"),
+		oneOf("arrivals", s.Arrivals, "constant", "poisson", "closed", "burst"),
+		oneOf("retry_at", s.RetryAt, "", "every", "edge", "bottom"),
 		oneOf("chain", s.Chain, "", "nested", "flat"),
 		oneOf("rng", s.RNG, "pcg", "minstd"),
 		oneOf("budget.kind", s.Budget.Kind, budgetNames()...),
@@ -288,8 +317,10 @@ func (s *Scenario) Validate() error {
 		return bad("load", "must be a finite number ≥ 0 and at most 1e9 requests/s, got %v", s.Load)
 	case s.Clients < 0:
 		return bad("clients", "must be ≥ 0, got %d", s.Clients)
-	case s.Arrivals == "closed" && s.Clients == 0:
-		return bad("clients", "closed-loop arrivals need clients ≥ 1")
+	case (s.Arrivals == "closed" || s.Arrivals == "burst") && s.Clients == 0:
+		return bad("clients", "%s arrivals need clients ≥ 1", s.Arrivals)
+	case s.Deadline < 0:
+		return bad("deadline", "must be ≥ 0, got %v", s.Deadline)
 	case s.Think < 0:
 		return bad("think", "must be ≥ 0, got %v", s.Think)
 	case s.Layers < 0 || s.Layers > 16:
@@ -309,6 +340,18 @@ func (s *Scenario) Validate() error {
 		}
 		if e := l.Backoff.validate(p + "backoff."); e != nil {
 			return e
+		}
+		if e := l.Breaker.validate(p + "breaker."); e != nil {
+			return e
+		}
+	}
+	for i, pt := range s.Shape {
+		p := fmt.Sprintf("shape.%d.", i)
+		switch {
+		case pt.At < 0 || i > 0 && pt.At <= s.Shape[i-1].At:
+			return bad(p+"at", "the points' times must rise from 0, got %v after %v", pt.At, s.Shape[max(0, i-1)].At)
+		case !(pt.Load >= 0 && pt.Load <= MaxRate):
+			return bad(p+"load", "must be a finite number ≥ 0 and at most 1e9 requests/s, got %v", pt.Load)
 		}
 	}
 	if s.FlatAttempts() > 1_000_000 {
@@ -359,6 +402,30 @@ func (b Backoff) validate(p string) *FieldError {
 	return nil
 }
 
+func (b Breaker) validate(p string) *FieldError {
+	if e := oneOf(p+"kind", b.Kind, "", "none", "consecutive", "ratio"); e != nil {
+		return e
+	}
+	if b.Kind == "none" || b.Kind == "" {
+		return nil
+	}
+	switch {
+	case b.Kind == "consecutive" && b.Threshold < 1:
+		return bad(p+"threshold", "a consecutive-failure breaker needs threshold ≥ 1, got %d", b.Threshold)
+	case b.Kind == "ratio" && !(b.Ratio > 0 && b.Ratio <= 1):
+		return bad(p+"ratio", "a failure-ratio breaker needs a ratio in (0, 1], got %v", b.Ratio)
+	case b.Kind == "ratio" && b.MinCalls < 1:
+		return bad(p+"min_calls", "a failure-ratio breaker needs min_calls ≥ 1, got %d", b.MinCalls)
+	case b.Kind == "ratio" && b.Window <= 0:
+		return bad(p+"window", "a failure-ratio breaker needs a window > 0, got %v", b.Window)
+	case b.Open <= 0:
+		return bad(p+"open", "a breaker needs an open span > 0, got %v", b.Open)
+	case b.Probes < 1:
+		return bad(p+"probes", "a breaker needs probes ≥ 1, got %d", b.Probes)
+	}
+	return nil
+}
+
 func (b Budget) validate() *FieldError {
 	nonNeg := func(path string, x float64) *FieldError {
 		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -401,6 +468,14 @@ func (d Dependency) validate() *FieldError {
 		return bad(p+"queue_limit", "must be ≥ 0 (0 = unbounded), got %d", d.QueueLimit)
 	case d.FailureProbability < 0 || d.FailureProbability > 1:
 		return bad(p+"failure_probability", "must be between 0 and 1, got %v", d.FailureProbability)
+	case !(d.FlakyShare >= 0 && d.FlakyShare <= 1):
+		return bad(p+"flaky_share", "must be between 0 and 1, got %v", d.FlakyShare)
+	case d.FlakyFailures < 0 || d.FlakyFailures > 1000:
+		return bad(p+"flaky_failures", "must be between 0 and 1000, got %d", d.FlakyFailures)
+	case !(d.FatalShare >= 0 && d.FatalShare <= 1):
+		return bad(p+"fatal_share", "must be between 0 and 1, got %v", d.FatalShare)
+	case d.Pushback < 0:
+		return bad(p+"pushback", "must be ≥ 0 (0 = never), got %d", d.Pushback)
 	case d.Latency < 0:
 		return bad(p+"latency", "must be ≥ 0, got %v", d.Latency)
 	case d.LatencySlope < 0:

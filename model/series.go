@@ -11,6 +11,7 @@ type tickCounts struct {
 type counts struct {
 	requests, calls, ok, failed, refused, served, wasted int64
 	peakCalls, peakQueue, windowCalls                    int64
+	refusedBy                                            [refusals]int64 // tries not made or not retried, by why
 }
 
 // recorder bins a run's ticks into a Series of one-second rows (a row per

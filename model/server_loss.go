@@ -33,7 +33,7 @@ func (l *lossServer) arrive(g *group, n int64) {
 		l.s.complete(g, k, l.s.serviceTicks())
 	}
 	if r := n - k; r > 0 {
-		l.s.reply(g, r, false, 0)
+		l.s.fail(g, r, 0)
 	}
 }
 

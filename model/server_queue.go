@@ -29,10 +29,14 @@ func (q *queueServer) begin(t int64, _ *Segment) { q.cl.advance(t) }
 
 func (q *queueServer) arrive(g *group, n int64) {
 	q.cl.offer(q.s.now, n)
+	if p := q.s.p.Pushback; p > 0 && q.queued > p {
+		q.s.reply(g, n, answerPushback, 0) // overloaded: don't retry
+		return
+	}
 	if q.limit > 0 {
 		acc := min(n, max(0, q.limit-q.queued))
 		if rej := n - acc; rej > 0 {
-			q.s.reply(g, rej, false, 0)
+			q.s.fail(g, rej, 0)
 		}
 		n = acc
 	}

@@ -36,6 +36,9 @@ type stoch struct {
 
 	g      *guard
 	events int // events handled since the guard was last asked
+
+	breakers [][]*breaker // by layer, then client; nil without breakers
+	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
 }
 
 // runStochastic runs one seeded replicate of p.
@@ -64,6 +67,14 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 		s.rec = newRecorder(p)
 	}
 	s.gs.recycle = !p.Cancel
+	if p.Breakers {
+		s.breakers = make([][]*breaker, len(p.Chain))
+		for i, l := range p.Chain {
+			if l.Breaker.Kind != BreakerNone {
+				s.breakers[i] = make([]*breaker, p.Clients)
+			}
+		}
+	}
 	s.gs.poison = p.poison
 
 	// Calendar horizon: the longest wait anything is scheduled ahead by.
@@ -157,7 +168,7 @@ func (s *stoch) step(t int64) {
 				s.toServer(ev.g, ev.n)
 				s.gs.release(ev.g)
 			case evAnswer:
-				s.answer(ev.g, ev.n, ev.ok)
+				s.answer(ev.g, ev.n, ev.out)
 				s.gs.release(ev.g)
 			case evWake:
 				s.c.requests += ev.n
@@ -276,13 +287,39 @@ func (s *stoch) schedule(at int64, ph uint8, ev event) {
 // startRoots starts n new user requests of client c: one group, or with
 // Single one group each.
 func (s *stoch) startRoots(c int32, n int64) {
+	dl := never
+	if s.p.Deadline >= 0 {
+		dl = s.now + s.p.Deadline
+	}
 	if s.p.Single {
 		for range n {
-			s.start(nil, 0, 1, c, 0, false, false, 1)
+			s.start(nil, 0, 1, c, 0, false, false, s.flaky(1) > 0, dl, 1)
 		}
 		return
 	}
-	s.start(nil, 0, 1, c, 0, false, false, n)
+	if f := s.flaky(n); f > 0 {
+		s.start(nil, 0, 1, c, 0, false, false, true, dl, f)
+		n -= f
+	}
+	if n > 0 {
+		s.start(nil, 0, 1, c, 0, false, false, false, dl, n)
+	}
+}
+
+// flaky is how many of n new requests are flaky: the share, fractions
+// carried over, for constant arrivals and bursts; binomial otherwise.
+func (s *stoch) flaky(n int64) int64 {
+	p := s.p
+	switch {
+	case p.FlakyShare == 0 || p.FlakyTries == 0:
+		return 0
+	case p.Arrivals == ArriveConstant || p.Arrivals == ArriveBurst:
+		s.flakyAcc += p.FlakyShare * float64(n)
+		f := int64(s.flakyAcc + 1e-9)
+		s.flakyAcc -= float64(f)
+		return f
+	}
+	return binomial(s.r, n, p.FlakyShare)
 }
 
 // startEvent starts the group an evStart describes. With cancel_abandoned,
@@ -291,22 +328,39 @@ func (s *stoch) startRoots(c int32, n int64) {
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.g
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.retry, ev.afterTimeout, ev.n)
+		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.retry, ev.afterTimeout, ev.flaky, ev.dl, ev.n)
 	}
 	if parent != nil {
 		s.gs.release(parent)
 	}
 }
 
-// start sends n instances of a layer's try: the budget's gate for retries,
-// the counts, the deadline, and the calls passed down (to the layer below,
-// or to the dependency from the bottom), after the network delay.
-func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout bool, n int64) {
+// start sends n instances of a layer's try: no try without time left
+// before the request's deadline, none through an open breaker, none the
+// budget turns away; then the counts, the try's deadline, and the calls
+// passed down (to the layer below, or to the dependency from the bottom),
+// after the network delay.
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout, flaky bool, dl, n int64) {
+	if dl <= s.now {
+		s.refuse(byDeadline, n)
+		s.failUp(parent, layer, client, n, answerFail)
+		return
+	}
+	if b := s.breaker(layer, client); b != nil {
+		ok := b.allow(s.now, n)
+		if refused := n - ok; refused > 0 {
+			s.refuse(byBreaker, refused)
+			s.failUp(parent, layer, client, refused, answerFail)
+		}
+		if n = ok; n == 0 {
+			return
+		}
+	}
 	if s.budgets.on() {
 		ok := s.budgets.send(layer, client, attempt > 1, n)
 		if refused := n - ok; refused > 0 {
-			s.refuse(refused)
-			s.failUp(parent, layer, client, refused)
+			s.refuse(byBudget, refused)
+			s.failUp(parent, layer, client, refused, answerFail)
 		}
 		if n = ok; n == 0 {
 			return
@@ -316,6 +370,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, never
 	g.attempt, g.client, g.prevWait, g.refs = attempt, client, wait, 1 // pinned while it starts
 	g.layer, g.state, g.retry, g.afterTimeout = layer, gsOpen, retry || attempt > 1, afterTimeout
+	g.flaky, g.reqDL = flaky, dl
 	if parent != nil {
 		parent.refs++
 		if s.p.Cancel {
@@ -325,6 +380,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 	if t := s.p.Chain[layer].Timeout; t >= 0 {
 		g.deadline = s.now + t
 	}
+	g.deadline = min(g.deadline, dl)
 	if s.p.Network.Kind == NetworkNone {
 		s.down(g, n)
 	} else {
@@ -338,7 +394,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 				s.schedule(s.now+x.d, phStart, event{kind: evArrive, g: g, n: x.n})
 			default:
 				s.schedule(s.now+x.d, phStart, event{kind: evStart, g: g, layer: layer + 1, attempt: 1,
-					client: client, retry: g.retry, n: x.n})
+					client: client, retry: g.retry, flaky: flaky, dl: dl, n: x.n})
 			}
 		}
 	}
@@ -355,7 +411,7 @@ func (s *stoch) down(g *group, n int64) {
 		s.toServer(g, n)
 		return
 	}
-	s.start(g, g.layer+1, 1, g.client, 0, g.retry, false, n)
+	s.start(g, g.layer+1, 1, g.client, 0, g.retry, false, g.flaky, g.reqDL, n)
 }
 
 // toServer counts n calls of g reaching the dependency and hands them over.
@@ -370,6 +426,10 @@ func (s *stoch) toServer(g *group, n int64) {
 	}
 	if s.now >= s.p.Fault.From && s.now < s.p.Fault.To {
 		s.c.windowCalls += n
+	}
+	if g.flaky && g.attempt <= s.p.FlakyTries {
+		s.fail(g, n, 0) // a transient error, answered at once
+		return
 	}
 	s.srv.arrive(g, n)
 }
@@ -399,10 +459,25 @@ func (s *stoch) complete(g *group, k, extra int64) {
 		}
 	}
 	if k-f > 0 {
-		s.reply(g, k-f, true, extra)
+		s.reply(g, k-f, answerOK, extra)
 	}
 	if f > 0 {
-		s.reply(g, f, false, extra)
+		s.fail(g, f, extra)
+	}
+}
+
+// fail answers k calls of g with an error from the dependency, extra ticks
+// later: a share of them not retryable (fatal_share).
+func (s *stoch) fail(g *group, k, extra int64) {
+	var fatal int64
+	if s.p.FatalShare > 0 {
+		fatal = binomial(s.r, k, s.p.FatalShare)
+	}
+	if k-fatal > 0 {
+		s.reply(g, k-fatal, answerFail, extra)
+	}
+	if fatal > 0 {
+		s.reply(g, fatal, answerFatal, extra)
 	}
 }
 
@@ -429,42 +504,59 @@ func (s *stoch) waste(k int64) {
 	s.tk.wasted += k
 }
 
-func (s *stoch) refuse(k int64) {
-	s.c.refused += k
-	s.tk.refused += k
+// refuse counts k tries not made, or failed tries not retried, and why.
+func (s *stoch) refuse(why refusal, k int64) {
+	s.c.refusedBy[why] += k
+	if why != byFatal {
+		s.c.refused += k
+		s.tk.refused += k
+	}
+}
+
+// breaker is the circuit breaker on a layer's calls for a client, or nil.
+func (s *stoch) breaker(layer int8, client int32) *breaker {
+	if s.breakers == nil || s.breakers[layer] == nil {
+		return nil
+	}
+	b := s.breakers[layer][client]
+	if b == nil {
+		b = newBreaker(s.p.Chain[layer].Breaker)
+		s.breakers[layer][client] = b
+	}
+	return b
 }
 
 // reply sends k answers to g; they take extra ticks plus the network
 // delay. A success that reaches a caller who gave up, at whatever hop, is
 // wasted work.
-func (s *stoch) reply(g *group, k int64, ok bool, extra int64) {
+func (s *stoch) reply(g *group, k int64, out outcome, extra int64) {
 	if g.state != gsOpen {
-		if ok {
+		if out == answerOK {
 			s.waste(k)
 		}
 		return
 	}
 	if s.p.Network.Kind == NetworkNone && extra == 0 {
-		s.answer(g, k, ok)
+		s.answer(g, k, out)
 		return
 	}
 	var buf [8]split // s.split is reused below
 	for _, x := range append(buf[:0], s.netSplit(k, extra)...) {
 		if x.d == 0 {
-			s.answer(g, x.n, ok)
+			s.answer(g, x.n, out)
 		} else if s.now+x.d < s.p.Ticks {
-			s.schedule(s.now+x.d, phStart, event{kind: evAnswer, g: g, n: x.n, ok: ok})
+			s.schedule(s.now+x.d, phStart, event{kind: evAnswer, g: g, n: x.n, out: out})
 		}
 	}
 }
 
 // answer delivers k answers to g's waiting instances.
-func (s *stoch) answer(g *group, k int64, ok bool) {
+func (s *stoch) answer(g *group, k int64, out outcome) {
 	if g.state != gsOpen {
 		if g.state == gsFree {
 			panic("stochastic engine: an answer for a recycled group")
 		}
-		if ok {
+		if out == answerOK {
 			s.waste(k) // given up or cancelled: the success is ignored
 		}
 		return
@@ -477,10 +569,18 @@ func (s *stoch) answer(g *group, k int64, ok bool) {
 		g.state = gsDone
 	}
 	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+	ok := out == answerOK
+	if b := s.breaker(g.layer, g.client); b != nil {
+		if ok {
+			b.record(s.now, k, 0)
+		} else {
+			b.record(s.now, 0, k)
+		}
+	}
 	if ok {
 		s.succeed(g, k)
 	} else {
-		s.retryOrFail(g, k, false)
+		s.retryOrFail(g, k, false, out)
 	}
 }
 
@@ -493,35 +593,43 @@ func (s *stoch) succeed(g *group, k int64) {
 		s.finished(g.client, k)
 		return
 	}
-	s.reply(g.parent, k, true, 0)
+	s.reply(g.parent, k, answerOK, 0)
 }
 
 // failUp reports that k instances of a layer failed for good to their
-// caller (parent), or to the user.
-func (s *stoch) failUp(parent *group, layer int8, client int32, k int64) {
+// caller (parent), or to the user; an answer no caller retries stays one
+// on its way up.
+func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out outcome) {
 	if parent == nil {
 		s.c.failed += k
 		s.tk.failures += k
 		s.finished(client, k)
 		return
 	}
-	s.reply(parent, k, false, 0)
+	s.reply(parent, k, out, 0)
 }
 
 // retryOrFail handles k instances of g that failed now (by timing out, or
 // by an error answer): with attempts left and the budget's leave, each
 // retries after its wait; otherwise its caller sees a failure.
-func (s *stoch) retryOrFail(g *group, k int64, timeout bool) {
+func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 	l := &s.p.Chain[g.layer]
 	last := g.attempt >= l.Attempts
+	if why, ok := out.noRetry(); ok {
+		if !last {
+			s.refuse(why, k)
+		}
+		s.failUp(g.parent, g.layer, g.client, k, out)
+		return
+	}
 	allowed := s.budgets.fail(g.layer, g.client, k, timeout, last)
 	if last {
-		s.failUp(g.parent, g.layer, g.client, k)
+		s.failUp(g.parent, g.layer, g.client, k, answerFail)
 		return
 	}
 	if refused := k - allowed; refused > 0 {
-		s.refuse(refused)
-		s.failUp(g.parent, g.layer, g.client, refused)
+		s.refuse(byBudget, refused)
+		s.failUp(g.parent, g.layer, g.client, refused, answerFail)
 	}
 	if allowed == 0 {
 		return
@@ -541,13 +649,14 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool) {
 		wait := int32(min(x.d, math.MaxInt32))
 		if !s.p.Single {
 			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.g == g.parent &&
-				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait && e.afterTimeout == (timeout && s.budgets.timeouts) {
+				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait &&
+				e.afterTimeout == (timeout && s.budgets.timeouts) && e.flaky == g.flaky && e.dl == g.reqDL {
 				e.n += x.n
 				continue
 			}
 		}
 		s.schedule(due, phStart, event{kind: evStart, g: g.parent, layer: g.layer, attempt: g.attempt + 1,
-			client: g.client, wait: wait, retry: true, afterTimeout: timeout && s.budgets.timeouts, n: x.n})
+			client: g.client, wait: wait, retry: true, afterTimeout: timeout && s.budgets.timeouts, flaky: g.flaky, dl: g.reqDL, n: x.n})
 	}
 }
 
@@ -564,13 +673,16 @@ func (s *stoch) timeout(g *group) {
 	g.state = gsClosed
 	s.tk.timeouts += k
 	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+	if b := s.breaker(g.layer, g.client); b != nil {
+		b.record(s.now, 0, k)
+	}
 	if s.p.DropExpired && g.queued > 0 {
 		s.srv.withdraw(g)
 	}
 	if s.p.Cancel {
 		s.cancelBelow(g)
 	}
-	s.retryOrFail(g, k, true)
+	s.retryOrFail(g, k, true, answerFail)
 }
 
 // cancelBelow cancels every group started for g that is still open, and
@@ -606,7 +718,7 @@ func (s *stoch) metrics() Metrics {
 func (s *stoch) baseRate() float64 {
 	p := s.p
 	if p.Load > 0 || p.Arrivals != ArriveClosed {
-		return p.Load
+		return p.BaseRate()
 	}
 	span := p.Ticks
 	if p.Fault.Has && p.Fault.From > 0 {

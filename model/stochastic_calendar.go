@@ -35,8 +35,10 @@ type event struct {
 	wait    int32
 	layer   int8
 	kind    evKind
-	ok      bool
+	out     outcome // evAnswer
 	retry   bool
+	flaky   bool  // evStart: of a flaky request
+	dl      int64 // evStart: the request's deadline (never: none)
 	// afterTimeout: evStart of a retry after a timeout.
 	afterTimeout bool
 }

@@ -26,22 +26,37 @@ type column struct {
 }
 
 // columns lists the metric columns of an experiment's results.csv: every
-// metric, and when any cell runs several replicates the summaries of
-// replicates and a "_sd" column for each metric with a spread.
+// metric (a policy's details only when some cell has one), and when any
+// cell runs several replicates the summaries of replicates and a "_sd"
+// column for each metric with a spread.
 func columns(results []model.Result) []column {
 	replicated := false
 	for i := range results {
 		replicated = replicated || results[i].Replicates > 1
 	}
+	shown := func(m model.Metric) bool {
+		if m.Replicated && !replicated {
+			return false
+		}
+		if !m.Optional {
+			return true
+		}
+		for i := range results {
+			if v := m.Value(&results[i]); v != 0 && !math.IsNaN(v) {
+				return true
+			}
+		}
+		return false
+	}
 	var cols []column
 	for _, m := range model.MetricList() {
-		if !m.Replicated || replicated {
+		if shown(m) {
 			cols = append(cols, column{name: m.Name, metric: m})
 		}
 	}
 	if replicated {
 		for _, m := range model.MetricList() {
-			if m.SD != nil {
+			if m.SD != nil && shown(m) {
 				cols = append(cols, column{name: m.Name + "_sd", metric: m, sd: true})
 			}
 		}

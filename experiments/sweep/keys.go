@@ -70,6 +70,12 @@ func Reference() []Key {
 
 // Differs lists the keys of sc whose value differs from base.
 func Differs(sc, base model.Scenario) []Key {
+	// A layer the base lacks is compared with a default layer, so only
+	// what its entry sets stands out.
+	base.Layer = append([]model.Layer(nil), base.Layer...)
+	for len(base.Layer) < len(sc.Layer) {
+		base.Layer = append(base.Layer, model.DefaultLayer())
+	}
 	had := map[string]string{}
 	for _, k := range Keys(base) {
 		had[k.Path] = k.Value

@@ -1,0 +1,115 @@
+package model
+
+// breaker is a circuit breaker on one layer's calls (for one client when
+// clients are modelled): closed, it counts outcomes and trips open after
+// threshold consecutive failures, or when failures are at least ratio of
+// the calls over its window once min_calls were made; open, it fails every
+// call at once for its open span; then half-open, it lets probes calls
+// through: a success among them closes it, a failure opens it again. Calls
+// it turns away fail their try at once and are counted; the outcomes of
+// calls already made when it opens still count.
+type breaker struct {
+	plan     BreakerPlan
+	state    breakerState
+	until    int64 // open: the tick it turns half-open
+	run      int64 // consecutive failures
+	probes   int64 // half-open: probes that may still go
+	calls    []int64
+	fails    []int64
+	at       int64 // the window's newest slice
+	sumCalls int64
+	sumFails int64
+}
+
+type breakerState uint8
+
+const (
+	breakerClosed breakerState = iota
+	breakerOpen
+	breakerHalfOpen
+)
+
+func newBreaker(p BreakerPlan) *breaker {
+	b := &breaker{plan: p, at: -1}
+	if p.Kind == BreakerRatio {
+		b.calls, b.fails = make([]int64, 10), make([]int64, 10)
+	}
+	return b
+}
+
+// allow says how many of n calls may go at tick now.
+func (b *breaker) allow(now, n int64) int64 {
+	if b.state == breakerOpen && now >= b.until {
+		b.state, b.probes = breakerHalfOpen, b.plan.Probes
+	}
+	switch b.state {
+	case breakerOpen:
+		return 0
+	case breakerHalfOpen:
+		ok := min(n, b.probes)
+		b.probes -= ok
+		return ok
+	}
+	return n
+}
+
+// record counts the outcomes of calls answered at tick now: ok successes
+// and bad failures (errors and timeouts), successes first.
+func (b *breaker) record(now, ok, bad int64) {
+	switch b.state {
+	case breakerHalfOpen:
+		if bad > 0 {
+			b.open(now)
+		} else if ok > 0 {
+			b.state, b.run = breakerClosed, 0
+			b.clearWindow()
+		}
+		return
+	case breakerOpen:
+		return // late answers of calls made before it opened
+	}
+	if ok > 0 {
+		b.run = 0
+	}
+	b.run += bad
+	if b.plan.Kind == BreakerRatio {
+		b.slide(now)
+		b.calls[b.at%10] += ok + bad
+		b.fails[b.at%10] += bad
+		b.sumCalls += ok + bad
+		b.sumFails += bad
+		if b.sumCalls >= b.plan.MinCalls && float64(b.sumFails) >= b.plan.Ratio*float64(b.sumCalls) {
+			b.open(now)
+		}
+		return
+	}
+	if b.run >= b.plan.Threshold {
+		b.open(now)
+	}
+}
+
+func (b *breaker) open(now int64) {
+	b.state, b.until, b.run = breakerOpen, now+b.plan.OpenTicks, 0
+	b.clearWindow()
+}
+
+// slide moves the failure-ratio window, ten slices long, to tick now.
+func (b *breaker) slide(now int64) {
+	i := now / b.plan.SliceTicks
+	if i == b.at {
+		return
+	}
+	for j := max(b.at+1, i-9); j <= i; j++ {
+		k := j % 10
+		b.sumCalls -= b.calls[k]
+		b.sumFails -= b.fails[k]
+		b.calls[k], b.fails[k] = 0, 0
+	}
+	b.at = i
+}
+
+func (b *breaker) clearWindow() {
+	clear(b.calls)
+	clear(b.fails)
+	b.sumCalls, b.sumFails = 0, 0
+}
