@@ -29,6 +29,14 @@ type budget interface {
 	end(retry bool, n int64)
 }
 
+// hedgeCharger is a budget with a rule of its own for hedges; others
+// charge a hedge as a retry: asked for like a failed try's retry, then
+// sent as one.
+type hedgeCharger interface {
+	// hedge answers how many of n hedges may be sent now, and counts them.
+	hedge(n int64) int64
+}
+
 // budgetKind is one registered kind of retry budget: its name as written in
 // budget.kind, what makes its state, and its own checks of the budget keys.
 type budgetKind struct {
@@ -165,6 +173,22 @@ func (b *budgets) send(layer int8, client int32, retry bool, n int64) int64 {
 		return n
 	}
 	return x.send(retry, n)
+}
+
+// hedge asks how many of n hedges of a layer's calls may be sent, and
+// charges them.
+func (b *budgets) hedge(layer int8, client int32, n int64) int64 {
+	if b.list == nil {
+		return n
+	}
+	x := b.of(layer, client)
+	switch h, ok := x.(hedgeCharger); {
+	case x == nil:
+		return n
+	case ok:
+		return h.hedge(n)
+	}
+	return x.send(true, x.fail(n, false, false))
 }
 
 // fail asks how many of k failed tries of a layer may retry.

@@ -45,3 +45,12 @@ func (b *grpcThrottle) fail(k int64, _, last bool) int64 {
 func (b *grpcThrottle) succeed(k int64, _, _ bool) {
 	b.tokens = math.Min(b.max, b.tokens+b.ratio*float64(k))
 }
+
+// hedge lets hedges through while more than max_tokens / 2 tokens remain;
+// they cost none (gRFC A6: only failures do).
+func (b *grpcThrottle) hedge(n int64) int64 {
+	if b.tokens > b.max/2 {
+		return n
+	}
+	return 0
+}

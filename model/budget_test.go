@@ -286,3 +286,37 @@ func TestBudgetScopeRules(t *testing.T) {
 		t.Error("no budget must let everything through")
 	}
 }
+
+// TestBudgetHedges: a hedge is charged as a retry (asked for like a failed
+// try's retry, then sent as one), except under gRPC throttling, where
+// hedges pass while more than max_tokens / 2 tokens remain and cost none.
+func TestBudgetHedges(t *testing.T) {
+	one := func(x budget) *budgets { return &budgets{list: []budget{x}, scope: ScopeChain} }
+
+	g := newGRPCThrottle(budgetPlan(t, func(b *Budget) { b.Kind, b.MaxTokens, b.TokenRatio = "grpc", 10, 0.1 }), nil)
+	bs := one(g)
+	if got := bs.hedge(0, 0, 7); got != 7 || g.(*grpcThrottle).tokens != 10 {
+		t.Errorf("gRPC with 10 tokens: %d of 7 hedges, %v tokens left; want 7 and 10", got, g.(*grpcThrottle).tokens)
+	}
+	g.fail(5, false, false) // 5 tokens: not more than 10 / 2
+	if got := bs.hedge(0, 0, 3); got != 0 {
+		t.Errorf("gRPC with 5 of 10 tokens let %d hedges through", got)
+	}
+
+	r := newRatioBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "ratio", 0.1 }), nil)
+	bs = one(r)
+	r.send(false, 100)
+	if got := bs.hedge(0, 0, 20); got != 20 {
+		t.Errorf("ratio: 0 retries ≤ 10: %d of 20 hedges", got)
+	}
+	if got := bs.hedge(0, 0, 1); got != 0 || r.(*ratioBudget).retries != 20 {
+		t.Errorf("ratio: 20 retries counted > 10: %d hedges, %d retries", got, r.(*ratioBudget).retries)
+	}
+
+	pt := newPerTickBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "per_tick", 0.1 }), nil)
+	bs = one(pt)
+	pt.tick(0, 50) // 5 a tick
+	if a, b := bs.hedge(0, 0, 3), bs.hedge(0, 0, 3); a != 3 || b != 2 {
+		t.Errorf("per tick allowance of 5: hedges %d then %d, want 3 then 2", a, b)
+	}
+}

@@ -37,6 +37,10 @@
 //	health.go           the health rules (queue, goodput) and the verdict
 //	series.go           the per-second time series
 //	group.go            the stochastic engine's groups of calls and their recycling
+//	breaker.go          a layer's circuit breaker
+//	outcome.go          the kinds of answer and the reasons a try is refused
+//	hedge.go            hedged tries: an original and its second copies, the winner and the loser
+//	hedger.go           when a layer hedges and how many (latency_window.go: its percentile)
 //
 // # A tick of the stochastic engine
 //
@@ -61,9 +65,12 @@
 //     capacity, oldest first (fifo) or newest first (lifo), skipping calls
 //     withdrawn by drop_expired or cancellation; the congestive latency
 //     server completes the calls whose latency ends now.
-//  4. Groups whose deadline is this tick and that still wait give up: the
-//     caller retries (or fails when its attempts are used up) and, with
-//     cancel_abandoned, cancels everything below the abandoned call.
+//  4. Hedges and deadlines, in the order they were scheduled: a bottom
+//     group whose hedge delay ends now sends second copies of the calls
+//     still unanswered (hedge.go); groups whose deadline is this tick and
+//     that still wait give up: the caller retries (or fails when its
+//     attempts are used up) and, with cancel_abandoned, cancels everything
+//     below the abandoned call.
 //  5. Health is judged at the end of the tick (health.go).
 //
 // Ticks in which nothing can happen are jumped over: the calendar keeps a

@@ -24,12 +24,18 @@ type group struct {
 	waiting  int64    // instances with no answer yet
 	queued   int64    // bottom layer: calls waiting at the dependency
 	deadline int64    // the tick the caller gives up on this try
-	reqDL    int64    // the request's deadline, passed down the chain (never: none)
+	born     int64    // the tick the try was sent
+	// excess: calls of g withdrawn from the dependency's waiting room
+	// while its entries there still count them (see queueServer).
+	excess   int64
+	hg       *hedge // a hedged try: the pair's state; nil otherwise
+	reqDL    int64  // the request's deadline, passed down the chain (never: none)
 	attempt  int32
 	client   int32
 	prevWait int32 // decorrelated jitter: the wait before this try, in ticks
 	refs     int32 // pending events, queue entries, children and starts pointing here
 	layer    int8
+	side     uint8 // with hg: 0 for the original calls, 1 for their hedges
 	state    groupState
 	retry    bool // a retry somewhere on the way from the user request
 	flaky    bool // of a request whose first tries at the dependency fail

@@ -73,6 +73,8 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.RefusedPushback }, func(r *Result) float64 { return r.SD.RefusedPushback }, false, true},
 		{"not_retryable", "failed tries not retried because their error is not retryable (fatal_share)", "count",
 			func(r *Result) float64 { return r.NotRetryable }, func(r *Result) float64 { return r.SD.NotRetryable }, false, true},
+		{"hedges", "second copies of slow calls sent to the dependency (hedging)", "count",
+			func(r *Result) float64 { return r.Hedges }, func(r *Result) float64 { return r.SD.Hedges }, false, true},
 		{"wasted", "share (0..1) of the dependency's work spent on calls whose caller had given up", "ratio",
 			func(r *Result) float64 { return r.Wasted() }, nil, false, false},
 		{"replicates", "seeded runs behind the row", "count",

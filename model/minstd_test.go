@@ -117,6 +117,23 @@ func TestSamplers(t *testing.T) {
 			t.Errorf("binomial(%d, %v): mean %.3f var %.3f, want %.3f %.3f", c.n, c.p, m, v, np, want)
 		}
 	}
+	for _, c := range []struct{ total, marked, n int64 }{
+		{10, 3, 4}, {50, 25, 32}, {1000, 300, 200}, {1000, 999, 500}, {1 << 40, 1 << 38, 1 << 20}, {200, 5, 190}} {
+		N, K, n := float64(c.total), float64(c.marked), float64(c.n)
+		mean := n * K / N
+		want := mean * (N - K) / N * (N - n) / (N - 1)
+		lo, hi := max(0, c.n-(c.total-c.marked)), min(c.n, c.marked)
+		m, v := moments(20000, func() float64 {
+			x := hypergeometric(r, c.total, c.marked, c.n)
+			if x < lo || x > hi {
+				t.Fatalf("hypergeometric(%d, %d, %d) = %d, outside [%d, %d]", c.total, c.marked, c.n, x, lo, hi)
+			}
+			return float64(x)
+		})
+		if math.Abs(m-mean) > 5*math.Sqrt(want/20000)+1e-9 || math.Abs(v-want) > 0.06*want+0.01 {
+			t.Errorf("hypergeometric(%d, %d, %d): mean %.3f var %.3f, want %.3f %.3f", c.total, c.marked, c.n, m, v, mean, want)
+		}
+	}
 	// geometric gaps: P(gap ≥ g) = e^−λg.
 	m, _ := moments(40000, func() float64 { return float64(geometricGap(r, 0.1)) })
 	if want := math.Exp(-0.1) / -math.Expm1(-0.1); math.Abs(m-want) > 0.3 {

@@ -109,6 +109,16 @@ type LayerPlan struct {
 	Timeout  int64 // ticks a caller waits for an attempt; −1 = forever
 	Backoff  BackoffPlan
 	Breaker  BreakerPlan
+	Hedge    HedgePlan
+}
+
+// HedgePlan is a layer's hedging: a second copy of a call after Delay ticks
+// (or, with Percentile, the layer's observed latency percentile), at most
+// MaxShare of its first tries.
+type HedgePlan struct {
+	Delay      int64 // ticks; 0 = no hedging
+	Percentile float64
+	MaxShare   float64
 }
 
 // BreakerPlan is a layer's circuit breaker, spans in ticks.

@@ -264,8 +264,7 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 		if s.budgets.on() {
 			n = s.budgets.send(0, 0, co.attempt > 1, co.n)
 			if refused := co.n - n; refused > 0 {
-				s.c.refused += refused
-				s.tk.refused += refused
+				s.refuse(refused)
 				s.c.failed += refused
 				s.tk.failures += refused
 			}
@@ -291,6 +290,14 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 		}
 	}
 	return r
+}
+
+// refuse counts k tries or retries the budget turned away.
+func (s *queueSim) refuse(k int64) {
+	s.c.refused += k
+	s.tk.refused += k
+	s.c.refusedBy[byBudget] += k
+	s.tk.refusedBy[byBudget] += k
 }
 
 // fail records that the calls of cs failed in tick t: they retry after
@@ -321,8 +328,7 @@ func (s *queueSim) fail(t int64, cs []cohort, timeout bool) (calls int64) {
 				ok = n // no retry to refuse: the request fails below
 			}
 			if refused := n - ok; refused > 0 {
-				s.c.refused += refused
-				s.tk.refused += refused
+				s.refuse(refused)
 				failed += refused
 			}
 			if n = ok; n == 0 {

@@ -138,6 +138,7 @@ func (s *queueSim) jump(t, k int64, sig *tickSig) {
 	s.c.ok += k * tk.ok
 	s.c.failed += k * tk.failures
 	s.c.refused += k * tk.refused
+	s.c.refusedBy[byBudget] += k * tk.refusedBy[byBudget]
 	s.c.served += k * tk.served
 	s.c.wasted += k * tk.wasted
 	if sig.inWindow {

@@ -67,10 +67,10 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	}
 	if s.ChainMode() == "flat" {
 		p.Flat = true
-		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff, layers[0].Breaker)}
+		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff, layers[0].Breaker, layers[len(layers)-1].Hedge)}
 	} else {
 		for _, l := range layers {
-			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff, l.Breaker))
+			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff, l.Breaker, l.Hedge))
 		}
 	}
 	for _, l := range p.Chain {
@@ -151,8 +151,11 @@ func (s *Scenario) Resolve() (*Plan, error) {
 }
 
 // layer resolves one caller of the chain.
-func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker) LayerPlan {
+func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedge Hedge) LayerPlan {
 	l := LayerPlan{Attempts: int32(attempts), Timeout: -1}
+	if h := hedge; h.Delay > 0 {
+		l.Hedge = HedgePlan{Delay: max(1, p.ticksOf(h.Delay)), Percentile: h.Percentile, MaxShare: h.MaxShare}
+	}
 	if br.Kind == "consecutive" || br.Kind == "ratio" {
 		l.Breaker = BreakerPlan{Kind: BreakerConsecutive, Threshold: int64(br.Threshold), Ratio: br.Ratio,
 			MinCalls: int64(br.MinCalls), SliceTicks: max(1, p.ticksOf(br.Window)/10),
@@ -334,6 +337,9 @@ func queueSupports(s *Scenario) error {
 	for i, l := range s.Layer {
 		if l.Breaker.Kind != "none" && l.Breaker.Kind != "" {
 			return unsupported(fmt.Sprintf("layer.%d.breaker.kind", i), "a circuit breaker")
+		}
+		if l.Hedge.Delay > 0 {
+			return unsupported(fmt.Sprintf("layer.%d.hedge.delay", i), "hedging")
 		}
 		p := fmt.Sprintf("layer.%d.backoff.", i)
 		if l.Backoff.Jitter != "none" {

@@ -34,6 +34,7 @@ type Metrics struct {
 	RefusedDeadline float64 // because the request's deadline had passed
 	RefusedPushback float64 // because the dependency said "overloaded, don't retry"
 	NotRetryable    float64 // failed tries not retried because the error was not retryable
+	Hedges          float64 // second copies of slow calls sent to the dependency
 	Served          float64 // calls the dependency completed
 	WastedServed    float64 // of those, calls whose caller had given up
 }
@@ -95,13 +96,16 @@ type SeriesRow struct {
 	Successes float64 // user requests answered with a success
 	Failures  float64 // user requests answered with an error
 	Timeouts  float64 // attempts a caller gave up on
-	Refused   float64 // retries a budget refused
-	Served    float64 // calls the dependency completed
-	Wasted    float64 // of those, calls nobody waited for any more
-	Queue     float64 // calls waiting at the dependency
-	InFlight  float64 // user requests without an answer yet
-	Capacity  float64 // calls per second the dependency could serve
-	Unhealthy bool    // the health rule failed at the end of the bin
+	Refused   float64 // tries and retries a policy refused (budget, breaker, deadline, pushback)
+	// Refused by reason, and the failed tries not retried as not retryable.
+	RefusedBudget, RefusedBreaker, RefusedDeadline, RefusedPushback, NotRetryable float64
+	Hedges                                                                        float64 // second copies of slow calls
+	Served                                                                        float64 // calls the dependency completed
+	Wasted                                                                        float64 // of those, calls nobody waited for any more
+	Queue                                                                         float64 // calls waiting at the dependency
+	InFlight                                                                      float64 // user requests without an answer yet
+	Capacity                                                                      float64 // calls per second the dependency could serve
+	Unhealthy                                                                     bool    // the health rule failed at the end of the bin
 }
 
 // engine runs one seeded replicate of a resolved scenario, as long as the
@@ -158,10 +162,10 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 // aborted is the result of a cell stopped for memory: every metric NaN.
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
-	m := Metrics{RecoveryS: nan, Requests: nan, Calls: nan, PeakCalls: nan, PeakLoadX: nan, WindowRateX: nan,
-		WindowCalls: nan, WindowPerTick: nan, CallsPerS: nan, Allowed: nan, PeakQueue: nan, Successful: nan,
-		Failed: nan, Pending: nan, RetriesRefused: nan, Served: nan, WastedServed: nan,
-		RefusedBudget: nan, RefusedBreaker: nan, RefusedDeadline: nan, RefusedPushback: nan, NotRetryable: nan}
+	m := Metrics{RecoveryS: nan}
+	for _, p := range counted(&m) {
+		*p = nan
+	}
 	return Result{Metrics: m, SD: m, Replicates: replicates, RecoveredShare: nan,
 		Spread: Spread{RecoveryP50: nan, RecoveryP90: nan, ShareLo: nan, ShareHi: nan}, Aborted: why}
 }
@@ -182,6 +186,13 @@ func SplitMix(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
+}
+
+// counted lists the metrics that are averaged over replicates.
+func counted(m *Metrics) []*float64 {
+	return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
+		&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed,
+		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges}
 }
 
 // aggregate summarises replicate metrics: means and standard deviations
@@ -206,17 +217,12 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	if len(runs) == 1 {
 		return runs[0], Metrics{}, share, sp
 	}
-	fields := func(m *Metrics) []*float64 {
-		return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
-			&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed,
-			&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable}
-	}
 	xs := make([]float64, len(runs))
-	for j, p := range fields(&mean) {
+	for j, p := range counted(&mean) {
 		for i := range runs {
-			xs[i] = *fields(&runs[i])[j]
+			xs[i] = *counted(&runs[i])[j]
 		}
-		*p, *fields(&sd)[j] = stat.MeanStdDev(xs, nil)
+		*p, *counted(&sd)[j] = stat.MeanStdDev(xs, nil)
 	}
 	mean.Recovered = len(rec) == len(runs)
 	mean.RecoveryS, sd.RecoveryS = math.NaN(), math.NaN()
@@ -287,6 +293,7 @@ func (c *counts) metrics(p *Plan, base float64) Metrics {
 		RefusedDeadline: float64(c.refusedBy[byDeadline]),
 		RefusedPushback: float64(c.refusedBy[byPushback]),
 		NotRetryable:    float64(c.refusedBy[byFatal]),
+		Hedges:          float64(c.hedges),
 		Served:          float64(c.served),
 		WastedServed:    float64(c.wasted),
 	}

@@ -201,3 +201,66 @@ func uniformSplit(dst []split, r source, lo, hi, capT float64, n int64) []split 
 	}
 	return dst
 }
+
+// hypergeometric draws how many of n items taken without replacement from N,
+// K of them marked, are marked. Up to 32 items are drawn one by one (one
+// draw each); more are drawn by inversion outward from the mode, with the
+// probabilities' ratio recurrence, which is exact up to rounding.
+func hypergeometric(r source, total, marked, n int64) int64 {
+	switch {
+	case n <= 0 || marked <= 0:
+		return 0
+	case marked >= total:
+		return n
+	case n >= total:
+		return marked
+	case n <= 32:
+		var k int64
+		for left := total; n > 0; n-- {
+			if r.Float64()*float64(left) < float64(marked-k) {
+				k++
+			}
+			left--
+		}
+		return k
+	}
+	N, K, nf := float64(total), float64(marked), float64(n)
+	lo, hi := max(0, n-(total-marked)), min(n, marked)
+	mode := min(hi, max(lo, int64((nf+1)*(K+1)/(N+2))))
+	lchoose := func(a, b float64) float64 {
+		x, _ := math.Lgamma(a + 1)
+		y, _ := math.Lgamma(b + 1)
+		z, _ := math.Lgamma(a - b + 1)
+		return x - y - z
+	}
+	m := float64(mode)
+	pm := math.Exp(lchoose(K, m) + lchoose(N-K, nf-m) - lchoose(N, nf))
+	u := r.Float64()
+	if u < pm {
+		return mode
+	}
+	u -= pm
+	up, down := mode, mode
+	pu, pd := pm, pm
+	for up < hi || down > lo {
+		if up < hi {
+			x := float64(up)
+			pu *= (K - x) * (nf - x) / ((x + 1) * (N - K - nf + x + 1))
+			up++
+			if u < pu {
+				return up
+			}
+			u -= pu
+		}
+		if down > lo {
+			x := float64(down)
+			pd *= x * (N - K - nf + x) / ((K - x + 1) * (nf - x + 1))
+			down--
+			if u < pd {
+				return down
+			}
+			u -= pd
+		}
+	}
+	return mode // what rounding left over
+}

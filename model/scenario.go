@@ -43,6 +43,15 @@ type Layer struct {
 	Timeout  Duration `toml:"timeout" doc:"per-try timeout: the caller gives up on an attempt after it (0 = waits forever)"`
 	Backoff  Backoff  `toml:"backoff" doc:"wait before a retry"`
 	Breaker  Breaker  `toml:"breaker" doc:"circuit breaker on the layer's calls"`
+	Hedge    Hedge    `toml:"hedge" doc:"hedged requests: a second copy of a slow call"`
+}
+
+// Hedge sends a second copy of a call that has no answer after a delay;
+// the first success wins and the other copy is cancelled.
+type Hedge struct {
+	Delay      Duration `toml:"delay" doc:"stochastic, bottom layer: send a hedge when a call has no answer after this long (0 = no hedging)"`
+	Percentile float64  `toml:"percentile" doc:"instead of delay, once answers have been seen: the latency percentile of the layer's successes (e.g. 95), delay until then"`
+	MaxShare   float64  `toml:"max_share" doc:"hedges at most this share of the layer's tries over the last 10 s (Finagle's backup-request budget); each is also charged to the retry budget as a retry"`
 }
 
 // Breaker is a circuit breaker on a layer's calls, one per client when the
@@ -176,7 +185,8 @@ func Default() Scenario {
 // DefaultLayer is what a [[scenario.layer]] entry holds before its keys apply.
 func DefaultLayer() Layer {
 	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"},
-		Breaker: Breaker{Kind: "none", Threshold: 5, Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second), Open: Duration(30 * time.Second), Probes: 1}}
+		Breaker: Breaker{Kind: "none", Threshold: 5, Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second), Open: Duration(30 * time.Second), Probes: 1},
+		Hedge:   Hedge{MaxShare: 0.02}}
 }
 
 // DefaultFault is what a [[scenario.fault]] entry holds before its keys apply.
@@ -343,6 +353,20 @@ func (s *Scenario) Validate() error {
 		}
 		if e := l.Breaker.validate(p + "breaker."); e != nil {
 			return e
+		}
+		switch h := l.Hedge; {
+		case h.Delay < 0:
+			return bad(p+"hedge.delay", "must be ≥ 0, got %v", h.Delay)
+		case !(h.Percentile >= 0 && h.Percentile < 100):
+			return bad(p+"hedge.percentile", "must be in [0, 100), got %v", h.Percentile)
+		case !(h.MaxShare >= 0 && h.MaxShare <= 1):
+			return bad(p+"hedge.max_share", "must be between 0 and 1, got %v", h.MaxShare)
+		case h.Percentile > 0 && h.Delay == 0:
+			return bad(p+"hedge.delay", "percentile hedging needs a delay too: the one used until answers have been seen")
+		case h.Delay > 0 && h.MaxShare == 0:
+			return bad(p+"hedge.max_share", "hedging needs a cap: max_share > 0 (e.g. 0.02)")
+		case h.Delay > 0 && i < len(s.Layer)-1 && s.Layers == 0:
+			return bad(p+"hedge.delay", "hedging is modelled on the calls to the dependency: set it on the bottom layer")
 		}
 	}
 	for i, pt := range s.Shape {

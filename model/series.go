@@ -4,14 +4,15 @@ import "math"
 
 // tickCounts are one tick's counts, for the health rule and the series.
 type tickCounts struct {
-	requests, calls, retries, ok, failures, timeouts, refused, served, wasted int64
+	requests, calls, retries, ok, failures, timeouts, refused, served, wasted, hedges int64
+	refusedBy                                                                         [refusals]int64
 }
 
 // counts are a run's totals.
 type counts struct {
-	requests, calls, ok, failed, refused, served, wasted int64
-	peakCalls, peakQueue, windowCalls                    int64
-	refusedBy                                            [refusals]int64 // tries not made or not retried, by why
+	requests, calls, ok, failed, refused, served, wasted, hedges int64
+	peakCalls, peakQueue, windowCalls                            int64
+	refusedBy                                                    [refusals]int64 // tries not made or not retried, by why
 }
 
 // recorder bins a run's ticks into a Series of one-second rows (a row per
@@ -48,6 +49,12 @@ func (r *recorder) add(t int64, c *tickCounts, capRate float64, unhealthy bool, 
 	b.Refused += float64(c.refused)
 	b.Served += float64(c.served)
 	b.Wasted += float64(c.wasted)
+	b.RefusedBudget += float64(c.refusedBy[byBudget])
+	b.RefusedBreaker += float64(c.refusedBy[byBreaker])
+	b.RefusedDeadline += float64(c.refusedBy[byDeadline])
+	b.RefusedPushback += float64(c.refusedBy[byPushback])
+	b.NotRetryable += float64(c.refusedBy[byFatal])
+	b.Hedges += float64(c.hedges)
 	b.Unhealthy = b.Unhealthy || unhealthy
 	r.capSum += capRate
 	if (t+1)%r.binTicks == 0 {

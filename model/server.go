@@ -21,9 +21,10 @@ type server interface {
 	next(t int64) int64
 	// idle accrues ticks a..b−1 in which nothing happened.
 	idle(a, b int64)
-	// withdraw takes g's calls out of the waiting room: nobody waits for
-	// them and they are dropped (drop_expired, cancellation).
-	withdraw(g *group)
+	// withdraw takes n of g's calls out of the waiting room: nobody waits
+	// for them and they are dropped (drop_expired, cancellation, a hedge's
+	// loser).
+	withdraw(g *group, n int64)
 	// entries is how many entries the waiting room holds, for the memory cap.
 	entries() int64
 }

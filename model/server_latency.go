@@ -46,6 +46,6 @@ func (l *latencyServer) next(int64) int64 { return never }
 
 func (l *latencyServer) idle(int64, int64) {}
 
-func (l *latencyServer) withdraw(*group) {}
+func (l *latencyServer) withdraw(*group, int64) {}
 
 func (l *latencyServer) entries() int64 { return 0 }

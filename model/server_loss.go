@@ -47,6 +47,6 @@ func (l *lossServer) next(int64) int64 { return never }
 
 func (l *lossServer) idle(a, b int64) { idleCredit(l.s, &l.cr, a, b) }
 
-func (l *lossServer) withdraw(*group) {}
+func (l *lossServer) withdraw(*group, int64) {}
 
 func (l *lossServer) entries() int64 { return 0 }

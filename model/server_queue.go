@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // queueServer is a dependency with a waiting room: calls wait in arrival
 // order and the server completes up to the tick's capacity, oldest first
 // (FIFO) or newest first (LIFO), skipping calls withdrawn because nobody
@@ -40,8 +42,8 @@ func (q *queueServer) arrive(g *group, n int64) {
 		}
 		n = acc
 	}
-	if n == 0 {
-		return
+	if n == 0 || g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
+		return // nobody waits for them, and the dependency drops such calls
 	}
 	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g {
 		q.q[k].n += n
@@ -65,6 +67,7 @@ func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 			i = len(q.q) - 1
 		}
 		e := &q.q[i]
+		e.dropWithdrawn()
 		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (dropping || e.g.state == gsCancelled) {
 			e.n = 0 // withdrawn: no longer counted in queued
 		}
@@ -114,6 +117,7 @@ func (q *queueServer) compact() {
 	dropping := q.s.p.DropExpired
 	out := q.q[:0]
 	for _, e := range q.q[q.head:] {
+		e.dropWithdrawn()
 		if e.n == 0 {
 			if e.g != nil {
 				q.s.gs.release(e.g)
@@ -139,7 +143,34 @@ func (q *queueServer) compact() {
 	q.compactAt = len(out)
 }
 
-func (q *queueServer) end() {}
+func (q *queueServer) end() {
+	if q.s.p.poison {
+		q.checkCounts()
+	}
+}
+
+// checkCounts panics unless the entries hold the calls counted as queued,
+// once the withdrawn ones are taken off (tests run it every tick).
+func (q *queueServer) checkCounts() {
+	var sum int64
+	per := map[*group]int64{}
+	for _, e := range q.q[q.head:] {
+		if e.g == nil {
+			sum += e.n
+		} else {
+			per[e.g] += e.n
+		}
+	}
+	for g, n := range per {
+		if g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
+			continue
+		}
+		sum += n - g.excess
+	}
+	if sum != q.queued {
+		panic(fmt.Sprintf("stochastic engine: tick %d: the waiting room holds %d calls but counts %d", q.s.now, sum, q.queued))
+	}
+}
 
 func (q *queueServer) backlog() int64 { return q.queued }
 
@@ -156,9 +187,22 @@ func (q *queueServer) next(t int64) int64 {
 
 func (q *queueServer) idle(a, b int64) { idleCredit(q.s, &q.cr, a, b) }
 
-func (q *queueServer) withdraw(g *group) {
-	q.queued -= g.queued
-	g.queued = 0
+// withdraw lowers the counts at once; the entries holding the calls drop
+// them when they are next looked at (g.excess), whichever of g's entries
+// that is: g's calls are exchangeable.
+func (q *queueServer) withdraw(g *group, n int64) {
+	q.queued -= n
+	g.queued -= n
+	g.excess += n
+}
+
+// dropWithdrawn drops from an entry the calls of its group that were withdrawn.
+func (e *qEntry) dropWithdrawn() {
+	if g := e.g; g != nil && g.excess > 0 {
+		d := min(e.n, g.excess)
+		e.n -= d
+		g.excess -= d
+	}
 }
 
 func (q *queueServer) entries() int64 { return int64(cap(q.q)) }

@@ -38,6 +38,7 @@ type stoch struct {
 	events int // events handled since the guard was last asked
 
 	breakers [][]*breaker // by layer, then client; nil without breakers
+	hedger   *hedger      // the bottom layer's hedging; nil without
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
 }
 
@@ -76,6 +77,9 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 		}
 	}
 	s.gs.poison = p.poison
+	if h := p.Chain[s.bottom].Hedge; h.Delay > 0 {
+		s.hedger = newHedger(p, h, p.Chain[s.bottom].Timeout)
+	}
 
 	// Calendar horizon: the longest wait anything is scheduled ahead by.
 	h := int64(2)
@@ -186,11 +190,15 @@ func (s *stoch) step(t int64) {
 
 	// 3. the dependency works
 	s.srv.work(t, sg, sl.lists[phService])
-	// 4. deadlines
+	// 4. hedges and deadlines
 	for i := 0; i < len(sl.lists[phTimeout]); i++ {
-		g := sl.lists[phTimeout][i].g
-		s.timeout(g)
-		s.gs.release(g)
+		ev := sl.lists[phTimeout][i]
+		if ev.kind == evHedge {
+			s.hedgeNow(ev.g)
+		} else {
+			s.timeout(ev.g)
+		}
+		s.gs.release(ev.g)
 	}
 	if busy || len(sl.lists[phTimeout]) > 0 || len(sl.lists[phService]) > 0 {
 		s.cal.clear(t)
@@ -366,11 +374,21 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 			return
 		}
 	}
+	g := s.open(parent, layer, attempt, client, wait, retry || attempt > 1, afterTimeout, flaky, dl, n)
+	if layer == s.bottom && s.hedger != nil {
+		s.hedgeLater(g)
+	}
+	s.launch(g)
+}
+
+// open makes the group of n instances of a layer's try, waiting from now;
+// it is pinned until launch releases it.
+func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout, flaky bool, dl, n int64) *group {
 	g := s.gs.get() // a fresh or recycled group: its kids are nil
-	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, never
+	g.parent, g.waiting, g.queued, g.excess, g.deadline, g.born = parent, n, 0, 0, never, s.now
 	g.attempt, g.client, g.prevWait, g.refs = attempt, client, wait, 1 // pinned while it starts
-	g.layer, g.state, g.retry, g.afterTimeout = layer, gsOpen, retry || attempt > 1, afterTimeout
-	g.flaky, g.reqDL = flaky, dl
+	g.layer, g.state, g.retry, g.afterTimeout = layer, gsOpen, retry, afterTimeout
+	g.flaky, g.reqDL, g.hg, g.side = flaky, dl, nil, 0
 	if parent != nil {
 		parent.refs++
 		if s.p.Cancel {
@@ -381,6 +399,14 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 		g.deadline = s.now + t
 	}
 	g.deadline = min(g.deadline, dl)
+	return g
+}
+
+// launch passes an opened group's calls down (to the layer below, or to
+// the dependency from the bottom), after the network delay, and sets its
+// deadline.
+func (s *stoch) launch(g *group) {
+	n, layer := g.waiting, g.layer
 	if s.p.Network.Kind == NetworkNone {
 		s.down(g, n)
 	} else {
@@ -394,7 +420,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 				s.schedule(s.now+x.d, phStart, event{kind: evArrive, g: g, n: x.n})
 			default:
 				s.schedule(s.now+x.d, phStart, event{kind: evStart, g: g, layer: layer + 1, attempt: 1,
-					client: client, retry: g.retry, flaky: flaky, dl: dl, n: x.n})
+					client: g.client, retry: g.retry, flaky: g.flaky, dl: g.reqDL, n: x.n})
 			}
 		}
 	}
@@ -507,6 +533,7 @@ func (s *stoch) waste(k int64) {
 // refuse counts k tries not made, or failed tries not retried, and why.
 func (s *stoch) refuse(why refusal, k int64) {
 	s.c.refusedBy[why] += k
+	s.tk.refusedBy[why] += k
 	if why != byFatal {
 		s.c.refused += k
 		s.tk.refused += k
@@ -564,11 +591,21 @@ func (s *stoch) answer(g *group, k int64, out outcome) {
 	if k > g.waiting {
 		panic("stochastic engine: more answers than instances waiting")
 	}
+	if g.hg != nil {
+		s.answerHedged(g, k, out)
+		return
+	}
 	g.waiting -= k
 	if g.waiting == 0 {
 		g.state = gsDone
 	}
 	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+	s.settle(g, k, out)
+}
+
+// settle passes on k tries of g that have their answer: the breaker counts
+// them, successes go up, failures retry or fail.
+func (s *stoch) settle(g *group, k int64, out outcome) {
 	ok := out == answerOK
 	if b := s.breaker(g.layer, g.client); b != nil {
 		if ok {
@@ -577,16 +614,19 @@ func (s *stoch) answer(g *group, k int64, out outcome) {
 			b.record(s.now, 0, k)
 		}
 	}
-	if ok {
-		s.succeed(g, k)
-	} else {
+	if !ok {
 		s.retryOrFail(g, k, false, out)
+		return
 	}
+	if s.hedger != nil && g.layer == s.bottom {
+		s.hedger.succeeded(s.now, s.now-g.born, k)
+	}
+	s.succeed(g, k)
 }
 
 // succeed passes k successes of g's layer up.
 func (s *stoch) succeed(g *group, k int64) {
-	s.budgets.succeed(g.layer, g.client, k, g.attempt > 1, g.afterTimeout)
+	s.budgets.succeed(g.layer, g.client, k, g.sentAsRetry(), g.afterTimeout)
 	if g.parent == nil {
 		s.c.ok += k
 		s.tk.ok += k
@@ -669,20 +709,29 @@ func (s *stoch) timeout(g *group) {
 		return
 	}
 	k := g.waiting
+	if g.hg != nil {
+		k = s.timeoutHedged(g) // the tries, not the copies, fail
+	} else {
+		s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+	}
 	g.waiting = 0
 	g.state = gsClosed
+	if g.hg != nil {
+		s.pairOver(g.hg)
+	}
 	s.tk.timeouts += k
-	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
 	if b := s.breaker(g.layer, g.client); b != nil {
 		b.record(s.now, 0, k)
 	}
 	if s.p.DropExpired && g.queued > 0 {
-		s.srv.withdraw(g)
+		s.srv.withdraw(g, g.queued)
 	}
 	if s.p.Cancel {
 		s.cancelBelow(g)
 	}
-	s.retryOrFail(g, k, true, answerFail)
+	if k > 0 {
+		s.retryOrFail(g, k, true, answerFail)
+	}
 }
 
 // cancelBelow cancels every group started for g that is still open, and
@@ -693,9 +742,12 @@ func (s *stoch) cancelBelow(g *group) {
 	for _, k := range g.kids {
 		if k.state == gsOpen {
 			k.state = gsCancelled
-			s.budgets.end(k.layer, k.client, k.attempt > 1, k.waiting)
+			s.budgets.end(k.layer, k.client, k.sentAsRetry(), k.awaitedCopies())
 			if k.queued > 0 {
-				s.srv.withdraw(k)
+				s.srv.withdraw(k, k.queued)
+			}
+			if k.hg != nil {
+				s.pairOver(k.hg)
 			}
 			s.cancelBelow(k)
 		}

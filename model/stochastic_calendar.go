@@ -15,13 +15,14 @@ const (
 	evWake                  // closed loop: clients end their think time and send a request
 	evDone                  // latency server: calls complete
 	evTimeout               // a group's deadline: its caller gives up on what is still unanswered
+	evHedge                 // a group's hedge delay: second copies for the calls still unanswered
 )
 
 // Phases of a tick; each slot keeps one list per phase, in scheduling order.
 const (
 	phStart   = 0 // evStart, evArrive, evAnswer, evWake
 	phService = 1 // evDone
-	phTimeout = 2 // evTimeout
+	phTimeout = 2 // evTimeout, evHedge
 )
 
 // event is one scheduled happening for n calls or instances. For evStart, g

@@ -125,50 +125,63 @@ func TestStochasticInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		sc := randomScenario(r)
-		if err := Check(&sc); err != nil {
-			t.Fatalf("scenario %d: %v\n%+v", i, err, sc)
-		}
-		seed := r.Uint64()
-		res, err := Run(sc, seed, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := res.Metrics
-		desc := fmt.Sprintf("scenario %d (seed %d): %v\n%+v", i, seed, m, sc)
-		if m.Requests != m.Successful+m.Failed+m.Pending || m.Pending < 0 {
-			t.Errorf("requests ≠ successful + failed + pending: %s", desc)
-		}
-		if m.Calls > m.Requests*float64(sc.FlatAttempts()) {
-			t.Errorf("calls %v > requests × %d: %s", m.Calls, sc.FlatAttempts(), desc)
-		}
-		if m.WastedServed > m.Served || m.Served > m.Calls {
-			t.Errorf("served %v, wasted %v, calls %v: %s", m.Served, m.WastedServed, m.Calls, desc)
-		}
-		if m.Recovered == math.IsNaN(m.RecoveryS) {
-			t.Errorf("recovered %v with recovery %v s: %s", m.Recovered, m.RecoveryS, desc)
-		}
-		again := runOne(t, sc, seed)
-		if fmt.Sprint(again) != fmt.Sprint(m) || again.PeakQueue != m.PeakQueue || again.WindowCalls != m.WindowCalls {
-			t.Errorf("same seed, different results:\n%v\n%v\n%s", m, again, desc)
-		}
-		// The series adds up to the totals.
-		var req, calls, ok, fail float64
-		for _, row := range res.Series.Rows {
-			req += row.Requests
-			calls += row.Calls
-			ok += row.Successes
-			fail += row.Failures
-		}
-		if want := int(math.Ceil(sc.Duration.Seconds() / math.Max(1, sc.Tick.Seconds()))); len(res.Series.Rows) != want && sc.Tick <= Duration(time.Second) {
-			t.Errorf("%d series rows, want %d: %s", len(res.Series.Rows), want, desc)
-		}
-		if req != m.Requests || calls != m.Calls || ok != m.Successful || fail != m.Failed {
-			t.Errorf("series totals %v %v %v %v ≠ metrics: %s", req, calls, ok, fail, desc)
-		}
-		if t.Failed() {
+		if !checkInvariants(t, i, sc, r.Uint64()) {
 			return
 		}
 	}
+}
+
+// checkInvariants runs sc and checks what holds whatever the scenario:
+// requests are conserved, calls (hedges apart) stay within the attempts
+// allowed, refusals add up by reason, the same seed gives the same result,
+// and the series adds up to the totals. It reports whether all held.
+func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) bool {
+	t.Helper()
+	if err := Check(&sc); err != nil {
+		t.Fatalf("scenario %d: %v\n%+v", i, err, sc)
+	}
+	res, err := Run(sc, seed, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Metrics
+	desc := fmt.Sprintf("scenario %d (seed %d): %v\n%+v", i, seed, m, sc)
+	if m.Requests != m.Successful+m.Failed+m.Pending || m.Pending < 0 {
+		t.Errorf("requests ≠ successful + failed + pending: %s", desc)
+	}
+	if m.Calls-m.Hedges > m.Requests*float64(sc.FlatAttempts()) {
+		t.Errorf("calls %v (hedges %v) > requests × %d: %s", m.Calls, m.Hedges, sc.FlatAttempts(), desc)
+	}
+	if m.WastedServed > m.Served || m.Served > m.Calls {
+		t.Errorf("served %v, wasted %v, calls %v: %s", m.Served, m.WastedServed, m.Calls, desc)
+	}
+	if by := m.RefusedBudget + m.RefusedBreaker + m.RefusedDeadline + m.RefusedPushback; by != m.RetriesRefused {
+		t.Errorf("refusals by reason add up to %v, not %v: %s", by, m.RetriesRefused, desc)
+	}
+	if m.Recovered == math.IsNaN(m.RecoveryS) {
+		t.Errorf("recovered %v with recovery %v s: %s", m.Recovered, m.RecoveryS, desc)
+	}
+	again := runOne(t, sc, seed)
+	if fmt.Sprint(again) != fmt.Sprint(m) || again.PeakQueue != m.PeakQueue || again.WindowCalls != m.WindowCalls || again.Hedges != m.Hedges {
+		t.Errorf("same seed, different results:\n%v\n%v\n%s", m, again, desc)
+	}
+	// The series adds up to the totals.
+	var req, calls, ok, fail, refused, hedges float64
+	for _, row := range res.Series.Rows {
+		req += row.Requests
+		calls += row.Calls
+		ok += row.Successes
+		fail += row.Failures
+		refused += row.RefusedBudget + row.RefusedBreaker + row.RefusedDeadline + row.RefusedPushback
+		hedges += row.Hedges
+	}
+	if want := int(math.Ceil(sc.Duration.Seconds() / math.Max(1, sc.Tick.Seconds()))); len(res.Series.Rows) != want && sc.Tick <= Duration(time.Second) {
+		t.Errorf("%d series rows, want %d: %s", len(res.Series.Rows), want, desc)
+	}
+	if req != m.Requests || calls != m.Calls || ok != m.Successful || fail != m.Failed || refused != m.RetriesRefused || hedges != m.Hedges {
+		t.Errorf("series totals %v %v %v %v %v %v ≠ metrics: %s", req, calls, ok, fail, refused, hedges, desc)
+	}
+	return !t.Failed()
 }
 
 // TestStochasticRecycling runs random scenarios, nested chains that fail

@@ -372,6 +372,7 @@ var metricLabels = map[string]string{
 	"refused_deadline":      "refused after the deadline (per run)",
 	"refused_pushback":      "not retried after pushback (per run)",
 	"not_retryable":         "errors not retryable (per run)",
+	"hedges":                "hedges sent (per run)",
 	"wasted":                "wasted work (share 0–1 of work served)",
 	"replicates":            "seeded replicates (runs)",
 	"recovered_share":       "share of replicates that recovered (0–1)",

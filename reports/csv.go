@@ -127,30 +127,53 @@ func WriteResults(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	return cw.Error()
 }
 
-// seriesColumns are series.csv's columns after the axis columns.
+// seriesColumns are series.csv's columns after the axis columns; an
+// optional one (a policy's detail) is written only when some row has a value
+// other than 0.
 var seriesColumns = []struct {
-	name string
-	get  func(r *model.SeriesRow) float64
+	name     string
+	get      func(r *model.SeriesRow) float64
+	optional bool
 }{
-	{"t_s", func(r *model.SeriesRow) float64 { return r.T }},
-	{"requests", func(r *model.SeriesRow) float64 { return r.Requests }},
-	{"calls", func(r *model.SeriesRow) float64 { return r.Calls }},
-	{"retries", func(r *model.SeriesRow) float64 { return r.Retries }},
-	{"successes", func(r *model.SeriesRow) float64 { return r.Successes }},
-	{"failures", func(r *model.SeriesRow) float64 { return r.Failures }},
-	{"timeouts", func(r *model.SeriesRow) float64 { return r.Timeouts }},
-	{"refused", func(r *model.SeriesRow) float64 { return r.Refused }},
-	{"served", func(r *model.SeriesRow) float64 { return r.Served }},
-	{"wasted", func(r *model.SeriesRow) float64 { return r.Wasted }},
-	{"queue", func(r *model.SeriesRow) float64 { return r.Queue }},
-	{"in_flight", func(r *model.SeriesRow) float64 { return r.InFlight }},
-	{"capacity_per_s", func(r *model.SeriesRow) float64 { return r.Capacity }},
+	{"t_s", func(r *model.SeriesRow) float64 { return r.T }, false},
+	{"requests", func(r *model.SeriesRow) float64 { return r.Requests }, false},
+	{"calls", func(r *model.SeriesRow) float64 { return r.Calls }, false},
+	{"retries", func(r *model.SeriesRow) float64 { return r.Retries }, false},
+	{"successes", func(r *model.SeriesRow) float64 { return r.Successes }, false},
+	{"failures", func(r *model.SeriesRow) float64 { return r.Failures }, false},
+	{"timeouts", func(r *model.SeriesRow) float64 { return r.Timeouts }, false},
+	{"refused", func(r *model.SeriesRow) float64 { return r.Refused }, false},
+	{"refused_budget", func(r *model.SeriesRow) float64 { return r.RefusedBudget }, true},
+	{"refused_breaker", func(r *model.SeriesRow) float64 { return r.RefusedBreaker }, true},
+	{"refused_deadline", func(r *model.SeriesRow) float64 { return r.RefusedDeadline }, true},
+	{"refused_pushback", func(r *model.SeriesRow) float64 { return r.RefusedPushback }, true},
+	{"not_retryable", func(r *model.SeriesRow) float64 { return r.NotRetryable }, true},
+	{"hedges", func(r *model.SeriesRow) float64 { return r.Hedges }, true},
+	{"served", func(r *model.SeriesRow) float64 { return r.Served }, false},
+	{"wasted", func(r *model.SeriesRow) float64 { return r.Wasted }, false},
+	{"queue", func(r *model.SeriesRow) float64 { return r.Queue }, false},
+	{"in_flight", func(r *model.SeriesRow) float64 { return r.InFlight }, false},
+	{"capacity_per_s", func(r *model.SeriesRow) float64 { return r.Capacity }, false},
 	{"healthy", func(r *model.SeriesRow) float64 {
 		if r.Unhealthy {
 			return 0
 		}
 		return 1
-	}},
+	}, false},
+}
+
+// seriesHas reports whether some row of some series has a value other than 0.
+func seriesHas(results []model.Result, get func(r *model.SeriesRow) float64) bool {
+	for i := range results {
+		if s := results[i].Series; s != nil {
+			for j := range s.Rows {
+				if get(&s.Rows[j]) != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // hasSeries reports whether any cell recorded a time series.
@@ -171,8 +194,12 @@ func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	for _, a := range g.Axes {
 		header = append(header, a.Name)
 	}
+	cols := seriesColumns[:0:0]
 	for _, c := range seriesColumns {
-		header = append(header, c.name)
+		if !c.optional || seriesHas(results, c.get) {
+			cols = append(cols, c)
+			header = append(header, c.name)
+		}
 	}
 	line, err := csvLine(header)
 	if err != nil {
@@ -201,7 +228,7 @@ func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 		prefix = prefix[:len(prefix)-1]
 		for j := range s.Rows {
 			buf = append(buf[:0], prefix...)
-			for k, c := range seriesColumns {
+			for k, c := range cols {
 				if k > 0 || len(params) > 0 {
 					buf = append(buf, ',')
 				}
