@@ -62,7 +62,9 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		return figure{}, err
 	}
 
-	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no value).
+	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no
+	// value); a position no drawn cell fills (its cell was aborted at the
+	// memory cap) stays -Inf.
 	nx, ny, np := len(xo.values), len(yo.values), len(po.values)
 	z := make([][][]float64, np)
 	first := make([][]*sweep.Cell, np) // panel, x → a cell in that column
@@ -72,7 +74,7 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		for x := range z[p] {
 			z[p][x] = make([]float64, ny)
 			for y := range z[p][x] {
-				z[p][x][y] = math.NaN()
+				z[p][x][y] = math.Inf(-1)
 			}
 		}
 	}
@@ -85,6 +87,7 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 			first[p][x] = c
 		}
 	}
+	aborted := nx*ny*np > len(d.cells)
 	scale, err := newScale(mode, z)
 	if err != nil {
 		return figure{}, err
@@ -120,6 +123,9 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 	more += "."
 	if mode.never {
 		more += " Red: never recovers."
+	}
+	if aborted {
+		more += " Grey: aborted at the memory cap, no value."
 	}
 	if f.RuleOfThumb {
 		more += " Dashed: the rule of thumb for naive retries, blip ≈ capacity × timeout / load."
@@ -176,6 +182,9 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		var entries []entry
 		if mode.never {
 			entries = append(entries, entry{text: "never recovers (unhealthy until the end of the run)", thumbs: []plot.Thumbnailer{swatch{scale.never}}})
+		}
+		if aborted {
+			entries = append(entries, entry{text: "aborted at the memory cap", thumbs: []plot.Thumbnailer{swatch{abortedColour()}}})
 		}
 		if rule != nil {
 			halo, dashed := ruleLines(nil)
@@ -335,10 +344,17 @@ func niceCeil(x float64) float64 {
 	return math.Ceil(x/step-1e-9) * step
 }
 
-// colour is v's colour.
+// abortedColour marks a cell aborted at the memory cap: a light grey,
+// apart from both the recovery scale and "never recovers".
+func abortedColour() color.Color { return color.Gray{Y: 0xcc} }
+
+// colour is v's colour; -Inf marks a cell aborted at the memory cap.
 func (s colourScale) colour(v float64) color.Color {
 	if math.IsNaN(v) {
 		return s.never
+	}
+	if math.IsInf(v, -1) {
+		return abortedColour()
 	}
 	if s.log {
 		v = math.Log10(math.Max(v, 1))

@@ -86,6 +86,8 @@ func TestBadInputExits2AndWritesNothing(t *testing.T) {
 		{"broken toml", []string{write("broken.toml", "[scenario\nload = 1\n")}, "broken.toml:1:"},
 		{"unknown key", []string{write("unknown.toml", "[scenario]\nlaod = 70\n")}, "unknown.toml:2:1: scenario.laod: unknown key"},
 		{"negative capacity", []string{write("neg.toml", "[scenario]\ndependency.capacity = -100\n")}, "neg.toml:2:"},
+		{"capacity over the bound", []string{write("huge.toml", "[scenario]\ndependency.capacity = 1e19\n")}, "huge.toml:2:12: scenario.dependency.capacity: must be a number from 0 to 1e+09 calls/s, got 1e+19"},
+		{"calls over the bound", []string{write("calls.toml", "[scenario]\nload = 1e9\nduration = \"1000h\"\nlayer = [{ attempts = 27 }]\n")}, "calls.toml:2:1: scenario.load:"},
 		{"grid over the cap", []string{write("big.toml", "[grid]\nload = { from = 1, to = 200, step = 1 }\nbudget = { from = 0, to = 1, step = 0.001 }\n")}, "max_cells"},
 		{"bad -set", []string{"-set", "scenario.load=-1", blip}, "-set scenario.load"},
 		{"one good, one bad", []string{blip, write("bad2.toml", "seed = -1\n")}, "bad2.toml:1:"},
