@@ -16,8 +16,11 @@
 //     metric on one sequential scale shared by all panels (log scale when
 //     the values span orders of magnitude), "never recovers" in red, one
 //     panel per value of a third axis, and optionally the rule of thumb
-//     blip = capacity × timeout / load. Replicated results are coloured by
-//     the share of replicates that recovered.
+//     blip = capacity × timeout / load, drawn where it falls within the
+//     values tried and otherwise placed in the caption ("lies below the
+//     smallest blip tried"). Replicated results are coloured by the share
+//     of replicates that recovered; cells aborted at the memory cap are
+//     grey. Its findings never claim more than the grid's spacing shows.
 //   - "lines": a metric against one axis, a line per value of another, a
 //     panel per value of a third; cells that never recover sit in a "never"
 //     band above the top, marked with crosses, a row for each line when
