@@ -177,7 +177,11 @@ func regenerate(fs *flag.FlagSet, file string) string {
 				parts = append(parts, "-set", shellQuote(s))
 			}
 		case "refine", "figures":
-			parts = append(parts, "-"+f.Name+"="+f.Value.String())
+			if f.Value.String() == "true" {
+				parts = append(parts, "-"+f.Name)
+			} else {
+				parts = append(parts, "-"+f.Name+"=false")
+			}
 		default:
 			parts = append(parts, "-"+f.Name, shellQuote(f.Value.String()))
 		}

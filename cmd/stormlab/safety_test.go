@@ -265,6 +265,9 @@ budget = { kind = "token_bucket", ratio = 0.1, max_tokens = 10 }
 		t.Errorf("recovered %q, refined_recovered %q, tick_flip %q; want false, true, true", col["recovered"], col["refined_recovered"], col["tick_flip"])
 	}
 	report, _ := os.ReadFile(filepath.Join(out, "bucket", "report.md"))
+	if !strings.Contains(string(report), "regenerate with `stormlab run -figures=false -out "+out+" -refine "+file+"`") {
+		t.Errorf("report.md does not give the command with -refine")
+	}
 	if !strings.Contains(string(report), "- base: never recovers at a tick of 20ms, recovers (after ") {
 		t.Errorf("report.md does not list the flip:\n%s", report)
 	}
