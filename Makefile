@@ -4,7 +4,7 @@ GO          ?= go
 BIN         := bin/stormlab
 EXPERIMENTS := $(sort $(wildcard experiments/*.toml))
 
-.PHONY: build report test check bench fuzz clean
+.PHONY: build install report test check bench fuzz clean
 
 # A static binary (no cgo, so no dynamic loader and no libc to map at start),
 # stripped and with reproducible paths. The race detector needs cgo, so
@@ -14,6 +14,10 @@ BUILDFLAGS  ?= -trimpath -ldflags='-s -w'
 
 build:
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o $(BIN) ./cmd/stormlab
+
+# Put stormlab into GOBIN (or GOPATH/bin), built as above.
+install:
+	CGO_ENABLED=0 $(GO) install $(BUILDFLAGS) ./cmd/stormlab
 
 # Regenerate reports/<experiment>/ for every experiment, and reports/README.md.
 report: build

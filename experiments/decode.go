@@ -36,7 +36,7 @@ func (e *Experiment) decodeTable(key, what string, m map[string]any, dst any) er
 		}
 		for _, u := range md.Undecoded() {
 			if len(u) == 1 {
-				return e.errorf(join(key, u[0]), "unknown key; %s accepts %s", what, strings.Join(tableKeys(dst), ", "))
+				return e.errorf(join(key, u[0]), "unknown key%s; %s accepts %s", sweep.DidYouMean(u[0], tableKeys(dst)), what, strings.Join(tableKeys(dst), ", "))
 			}
 		}
 	}

@@ -79,7 +79,7 @@ func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 	}
 	part := spec.FindingPart{Column: strings.TrimSpace(s[:open]), Format: strings.TrimSpace(s[close+1:])}
 	if _, ok := model.LookupMetric(part.Column); !ok {
-		return part, fmt.Errorf("{%s}: %q is not a results.csv column; use one of %s", s, part.Column, spec.Columns())
+		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, spec.ColumnNames()), spec.Columns())
 	}
 	if f := part.Format; f != "" && f != "pct" && (!strings.HasPrefix(f, "%") || strings.Count(f, "%") != 1) {
 		return part, fmt.Errorf("{%s}: the format %q is neither one Go verb such as %%.2f nor pct", s, part.Format)

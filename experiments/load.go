@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +35,7 @@ func Parse(file string, src []byte, sets []string) (*Experiment, error) {
 	}
 	e.File = file
 	e.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	e.Overrides = slices.Clone(sets)
 	var tree map[string]any
 	if _, err := toml.Decode(string(src), &tree); err != nil {
 		var pe toml.ParseError

@@ -143,8 +143,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"syntax", "[scenario]\nload = = 70\n", nil, []string{"x.toml:2:", "expected value"}},
 		{"unknown top key", "seed = 1\nsead = 2\n", nil, []string{"x.toml:2:1: sead: unknown key", "seed"}},
-		{"unknown scenario key", "[scenario]\nload = 70\ndependency.capasity = 100\n", nil, []string{"x.toml:3:", "scenario.dependency.capasity", "unknown key", "capacity"}},
-		{"negative capacity", "[scenario]\ndependency.capacity = -5\n", nil, []string{"x.toml:2:", "scenario.dependency.capacity", "≥ 0"}},
+		{"unknown scenario key", "[scenario]\nload = 70\ndependency.capasity = 100\n", nil, []string{"x.toml:3:", "scenario.dependency.capasity", "unknown key (did you mean \"capacity\"?)"}},
+		{"negative capacity", "[scenario]\ndependency.capacity = -5\n", nil, []string{"x.toml:2:", "scenario.dependency.capacity", "finite number ≥ 0 and at most 1e9"}},
+		{"capacity over the bound", "[scenario]\ndependency.capacity = 1e19\n", nil, []string{"x.toml:2:", "scenario.dependency.capacity", "finite number ≥ 0 and at most 1e9 calls/s, got 1e+19"}},
 		{"wrong type", "[scenario]\nload = \"fast\"\n", nil, []string{"x.toml:2:", "scenario.load", "wants a number"}},
 		{"bad enum", "[scenario]\ndependency.queue = \"stack\"\n", nil, []string{"x.toml:2:", "dependency.queue", "fifo, lifo, none"}},
 		{"bad duration", "[scenario]\ntick = \"fast\"\n", nil, []string{"x.toml:2:", "scenario.tick", "not a duration"}},
@@ -156,8 +157,18 @@ func TestBadInput(t *testing.T) {
 		{"policy bad key", "[[policy]]\nname = \"a\"\nattemps = 3\n", nil, []string{"x.toml:3:", "policy.0.attemps", "unknown key"}},
 		{"layer bad value", "[[scenario.layer]]\nattempts = 3\n[[scenario.layer]]\nattempts = 0\n", nil, []string{"x.toml:4:", "scenario.layer.1.attempts", "between 1 and 1000"}},
 		{"queue engine jitter", "[scenario]\nlayer = [{ attempts = 3, backoff = { kind = \"exponential\", base = \"1s\", jitter = \"full\" } }]\n", nil, []string{"x.toml:2:", "jitter", "stochastic"}},
-		{"set bad", "", []string{"scenario.load=-3"}, []string{"-set scenario.load", "≥ 0"}},
+		{"set bad", "", []string{"scenario.load=-3"}, []string{"-set scenario.load", "finite number ≥ 0 and at most 1e9"}},
 		{"set malformed", "", []string{"load"}, []string{"PATH=VALUE"}},
+		{"set unknown key", "", []string{"laod=3"}, []string{"-set scenario.laod", "unknown key (did you mean \"load\"?)"}},
+		{"top key near", "senario.load = 1\n", nil, []string{"x.toml:1:1: senario: unknown key (did you mean \"scenario\"?)"}},
+		{"figure key near", "[[figure]]\nkind = \"series\"\nrule_of_thum = true\n", nil, []string{"x.toml:3:1: figure.0.rule_of_thum: unknown key (did you mean \"rule_of_thumb\"?)"}},
+		{"tolerance key near", "[tolerance]\nrecovery_s = { ab = 1 }\n", nil, []string{"tolerance.recovery_s.ab: unknown key (did you mean \"abs\"?)"}},
+		{"tolerance column near", "[tolerance]\npeak_qeue = { abs = 1 }\n", nil, []string{"tolerance.peak_qeue: is not a results.csv column (did you mean \"peak_queue\"?)"}},
+		{"axis key near", "[grid]\nlaod = [1, 2]\n", nil, []string{"x.toml:2:1: grid.laod", "(did you mean \"load\"?)"}},
+		{"nothing near", "[scenario]\nzzzzzz = 1\n", nil, []string{"scenario.zzzzzz: unknown key; [scenario] accepts"}},
+		{"name testdata", "name = \"testdata\"\n", nil, []string{"x.toml:1:1: name: \"testdata\" cannot name an experiment's folder", "not \"testdata\""}},
+		{"name hidden", "name = \".git\"\n", nil, []string{"x.toml:1:1: name: \".git\" cannot name", "a letter or digit"}},
+		{"name with a separator", "name = \"a/b\"\n", nil, []string{"x.toml:1:1: name: \"a/b\" cannot name"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("x.toml", []byte(c.src), c.sets)

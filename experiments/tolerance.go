@@ -28,7 +28,7 @@ func (e *Experiment) readTolerance(v any) error {
 	for _, col := range slices.Sorted(maps.Keys(m)) {
 		key := "tolerance." + col
 		if _, ok := model.LookupMetric(col); !ok {
-			return e.errorf(key, "is not a results.csv column; use one of %s", spec.Columns())
+			return e.errorf(key, "is not a results.csv column%s; use one of %s", sweep.DidYouMean(col, spec.ColumnNames()), spec.Columns())
 		}
 		t, ok := m[col].(map[string]any)
 		if !ok {

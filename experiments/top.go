@@ -61,8 +61,9 @@ func (e *Experiment) readTop(tree map[string]any) (*topLevel, error) {
 		return nil, err
 	}
 	e.Name, e.Title, e.Question = string(top.Name), string(top.Title), string(top.Question)
-	if !spec.ValidName(e.Name) {
-		return nil, e.errorf("name", "%q cannot name a folder under reports/; use letters, digits, '-' and '_'", e.Name)
+	if !spec.ValidExperimentName(e.Name) {
+		return nil, e.errorf("name", "%q cannot name an experiment's folder: a name is %s (it defaults to the file's name; set name = \"...\" to choose another)",
+			e.Name, spec.ExperimentNameRule)
 	}
 	e.MaxCells = int(top.MaxCells)
 	e.Grid.Seed, e.Grid.SameSeed = uint64(top.Seed), bool(top.SameSeed)

@@ -43,7 +43,7 @@ func render(src string, sets ...string) (*experiments.Experiment, []plots.Figure
 	if err != nil {
 		log.Fatal(err)
 	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), 4, nil)
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 4})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -195,7 +195,7 @@ metric = "amplification"
 	if err != nil {
 		log.Fatal(err)
 	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), 4, nil)
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 4})
 	if err != nil {
 		log.Fatal(err)
 	}

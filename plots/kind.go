@@ -124,7 +124,7 @@ func Check(figs []spec.Figure, g *sweep.Grid) error {
 			}
 		}
 		if _, err := metric(f.Metric); err != nil {
-			return fail("metric", "%q is not a results.csv column; use one of %s", f.Metric, spec.Columns())
+			return fail("metric", "%q is not a results.csv column%s; use one of %s", f.Metric, sweep.DidYouMean(f.Metric, spec.ColumnNames()), spec.Columns())
 		}
 		if n := Name(f); !spec.ValidName(n) || names[n] {
 			return fail("name", "%q is not a usable, unique file name", n)

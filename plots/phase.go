@@ -62,7 +62,9 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		return figure{}, err
 	}
 
-	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no value).
+	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no
+	// value); a position no drawn cell fills (its cell was aborted at the
+	// memory cap) stays -Inf.
 	nx, ny, np := len(xo.values), len(yo.values), len(po.values)
 	z := make([][][]float64, np)
 	first := make([][]*sweep.Cell, np) // panel, x → a cell in that column
@@ -72,7 +74,7 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		for x := range z[p] {
 			z[p][x] = make([]float64, ny)
 			for y := range z[p][x] {
-				z[p][x][y] = math.NaN()
+				z[p][x][y] = math.Inf(-1)
 			}
 		}
 	}
@@ -85,6 +87,7 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 			first[p][x] = c
 		}
 	}
+	aborted := nx*ny*np > len(d.cells)
 	scale, err := newScale(mode, z)
 	if err != nil {
 		return figure{}, err
@@ -103,15 +106,26 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		title = capitalize(fmt.Sprintf("%s by %s and %s", what, axisName(f.X), axisName(f.Y)))
 	}
 	fs := facts(d.cells)
-	var rule []plotter.XYs
+	var rule []plotter.XYs // per panel, nil where the rule is not drawn
+	drawn, off := false, ""
 	if f.RuleOfThumb {
+		var below, above []float64 // the rule's values in panels it misses
 		for p := range po.values {
 			c := ruleCurve(first[p], xs, xe, f.X == "load")
-			if !slices.ContainsFunc(c, func(p plotter.XY) bool { return p.Y > ye[0] && p.Y < ye[ny] }) {
-				c = nil // below or above the panel: its halo would show at the edge
+			switch {
+			case slices.ContainsFunc(c, func(p plotter.XY) bool { return p.Y > ye[0] && p.Y < ye[ny] }):
+				drawn = true
+			case len(c) > 0 && c[0].Y <= ye[0]:
+				below = append(below, ruleValues(first[p], xs, f.X == "load")...)
+				c = nil // off the panel: its halo would show at the edge
+			case len(c) > 0:
+				above = append(above, ruleValues(first[p], xs, f.X == "load")...)
+				c = nil
 			}
 			rule = append(rule, placeCurve(c, xp, yp))
 		}
+		off = ruleOffAxis(below, "below the smallest", axisName(f.Y), d.text(f.Y, ys[0]), drawn) +
+			ruleOffAxis(above, "above the largest", axisName(f.Y), d.text(f.Y, ys[ny-1]), drawn)
 	}
 	more := "Each rectangle is one grid cell; colour: " + mode.doc
 	if scale.log {
@@ -121,9 +135,13 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 	if mode.never {
 		more += " Red: never recovers."
 	}
-	if f.RuleOfThumb {
+	if aborted {
+		more += " Grey: aborted at the memory cap, no value."
+	}
+	if drawn {
 		more += " Dashed: the rule of thumb for naive retries, blip ≈ capacity × timeout / load."
 	}
+	more += off
 	var byIndex []string
 	if xp.index {
 		byIndex = append(byIndex, f.X)
@@ -177,7 +195,10 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		if mode.never {
 			entries = append(entries, entry{text: "never recovers (unhealthy until the end of the run)", thumbs: []plot.Thumbnailer{swatch{scale.never}}})
 		}
-		if rule != nil {
+		if aborted {
+			entries = append(entries, entry{text: "aborted at the memory cap", thumbs: []plot.Thumbnailer{swatch{abortedColour()}}})
+		}
+		if drawn {
 			halo, dashed := ruleLines(nil)
 			entries = append(entries, entry{text: "rule of thumb for naive retries:\nblip\u00a0= capacity\u00a0×\u00a0timeout\u00a0/\u00a0load", thumbs: []plot.Thumbnailer{halo, dashed}})
 		}
@@ -335,10 +356,17 @@ func niceCeil(x float64) float64 {
 	return math.Ceil(x/step-1e-9) * step
 }
 
-// colour is v's colour.
+// abortedColour marks a cell aborted at the memory cap: a light grey,
+// apart from both the recovery scale and "never recovers".
+func abortedColour() color.Color { return color.Gray{Y: 0xcc} }
+
+// colour is v's colour; -Inf marks a cell aborted at the memory cap.
 func (s colourScale) colour(v float64) color.Color {
 	if math.IsNaN(v) {
 		return s.never
+	}
+	if math.IsInf(v, -1) {
+		return abortedColour()
 	}
 	if s.log {
 		v = math.Log10(math.Max(v, 1))
@@ -431,6 +459,49 @@ func ruleCurve(cells []*sweep.Cell, xs, xe []float64, xIsLoad bool) plotter.XYs 
 			if y, ok := c.Plan.RuleOfThumb(x); ok {
 				out = append(out, plotter.XY{X: x, Y: y})
 			}
+		}
+	}
+	return out
+}
+
+// ruleOffAxis is the caption's sentence for a rule of thumb that lies
+// beyond the values tried (where, "below the smallest"), with its values
+// there; empty when there are none. In a figure that draws the rule in
+// other panels, it speaks of "some panels".
+func ruleOffAxis(values []float64, where, axis, limit string, drawn bool) string {
+	if len(values) == 0 {
+		return ""
+	}
+	v := secondsRange(values)
+	if drawn {
+		return fmt.Sprintf(" In some panels the rule of thumb, %s, lies %s %s tried (%s) and is not drawn.", v, where, axis, limit)
+	}
+	return fmt.Sprintf(" The rule of thumb for naive retries (blip ≈ capacity × timeout / load), %s, lies %s %s tried (%s) and is not drawn.", v, where, axis, limit)
+}
+
+// secondsRange writes the span of values in seconds: "0.42 s", "1.05–2.00 s".
+func secondsRange(values []float64) string {
+	lo, hi := Ratio(slices.Min(values)), Ratio(slices.Max(values))
+	if lo == hi {
+		return lo + " s"
+	}
+	return lo + "–" + hi + " s"
+}
+
+// ruleValues is the rule of thumb at the cells' own loads: the x value
+// where it is the load, else the load of cells[i], the cell of column i.
+func ruleValues(cells []*sweep.Cell, xs []float64, xIsLoad bool) []float64 {
+	var out []float64
+	for i, c := range cells {
+		load := xs[i]
+		if c == nil {
+			continue
+		}
+		if !xIsLoad {
+			load = c.Plan.Load
+		}
+		if y, ok := c.Plan.RuleOfThumb(load); ok && !math.IsInf(y, 0) {
+			out = append(out, y)
 		}
 	}
 	return out
@@ -581,9 +652,13 @@ func (phase) findings(d *data, f *spec.Figure) []string {
 			for j < len(xs) && tip[xs[j]] == tip[xs[i]] {
 				j++
 			}
-			if !math.IsInf(tip[xs[i]], 1) {
+			switch t := tip[xs[i]]; {
+			case t == ylist[0]:
 				tipped += j - i
-				groupsByTip = append(groupsByTip, fmt.Sprintf("from %s %s at %s %s", f.Y, d.text(f.Y, tip[xs[i]]), f.X, d.spans(f.X, xs[i:j])))
+				groupsByTip = append(groupsByTip, fmt.Sprintf("from %s %s, the smallest tried, at %s %s", f.Y, d.text(f.Y, t), f.X, d.spans(f.X, xs[i:j])))
+			case !math.IsInf(t, 1):
+				tipped += j - i
+				groupsByTip = append(groupsByTip, fmt.Sprintf("from %s %s at %s %s", f.Y, d.text(f.Y, t), f.X, d.spans(f.X, xs[i:j])))
 			}
 			i = j
 		}
@@ -663,15 +738,19 @@ func (d *data) tippingTable(f *spec.Figure) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// ruleComparison compares the simulated boundary with the rule of thumb.
-// The rule says the system tips once load × blip outgrows the backlog of a
-// healthy dependency, so on the grid it predicts the shortest blip above
-// that backlog / load; the comparison says at which loads the simulation
-// tips there, later or earlier.
+// ruleComparison compares the simulated boundary with the rule of thumb,
+// saying only what the grid can show. The rule says the system tips once
+// load × blip outgrows the backlog of a healthy dependency, so on the grid
+// it predicts the shortest blip above that backlog / load. Where the
+// simulation tips there, the rule holds to within the grid's spacing (the
+// blip below recovers); where the smallest blip tried already tips, the
+// grid cannot place the boundary at all; elsewhere it tips later or
+// earlier than the rule.
 func (d *data) ruleComparison(yAxis string, idx []int, xs []float64, tip map[float64]float64, ys []float64) string {
 	p := d.cells[idx[0]].Plan
-	var same, later, earlier []float64
-	var laterText, earlierText []string
+	var within, already, later, earlier []float64
+	var withinText, laterText, earlierText []string
+	var alreadyRule []float64
 	for _, x := range xs {
 		rule, ok := p.RuleOfThumb(x)
 		if !ok || math.IsInf(tip[x], 1) {
@@ -679,8 +758,14 @@ func (d *data) ruleComparison(yAxis string, idx []int, xs []float64, tip map[flo
 		}
 		pred := predictedTip(rule, ys)
 		switch {
+		case tip[x] == ys[0] && pred == ys[0]:
+			already = append(already, x)
+			alreadyRule = append(alreadyRule, rule)
 		case tip[x] == pred:
-			same = append(same, x)
+			within = append(within, x)
+			below := ys[slices.Index(ys, pred)-1]
+			withinText = append(withinText, fmt.Sprintf("at load %s it recovers at %s and tips at %s, where the rule says %s s",
+				Number(x), d.text(yAxis, below), d.text(yAxis, pred), Ratio(rule)))
 		case tip[x] > pred:
 			later = append(later, x)
 			laterText = append(laterText, fmt.Sprintf("%s where it predicts %s", d.text(yAxis, tip[x]), d.text(yAxis, pred)))
@@ -690,9 +775,13 @@ func (d *data) ruleComparison(yAxis string, idx []int, xs []float64, tip map[flo
 		}
 	}
 	var parts []string
-	if len(same) > 0 {
-		parts = append(parts, fmt.Sprintf("tips exactly where the rule of thumb predicts (the first grid blip above %s × %v / load) at load %s",
-			Number(p.Capacity), p.EdgeTimeout, d.spans("load", same)))
+	if len(within) > 0 {
+		parts = append(parts, fmt.Sprintf("tips at the first grid %s above the rule of thumb's value (%s × %v / load) at load %s: the rule holds there to within the grid's spacing (e.g. %s)",
+			yAxis, Number(p.Capacity), p.EdgeTimeout, d.spans("load", within), withinText[len(withinText)/2]))
+	}
+	if len(already) > 0 {
+		parts = append(parts, fmt.Sprintf("is already metastable at the smallest %s tried (%s) at load %s, so the grid can neither show where it tips nor test the rule of thumb, which puts the tipping point below it (%s × %v / load = %s)",
+			yAxis, d.text(yAxis, ys[0]), d.spans("load", already), Number(p.Capacity), p.EdgeTimeout, secondsRange(alreadyRule)))
 	}
 	if len(later) > 0 {
 		parts = append(parts, fmt.Sprintf("tips later than the rule at load %s (e.g. %s)", d.spans("load", later), laterText[0]))

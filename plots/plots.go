@@ -16,8 +16,11 @@
 //     metric on one sequential scale shared by all panels (log scale when
 //     the values span orders of magnitude), "never recovers" in red, one
 //     panel per value of a third axis, and optionally the rule of thumb
-//     blip = capacity × timeout / load. Replicated results are coloured by
-//     the share of replicates that recovered.
+//     blip = capacity × timeout / load, drawn where it falls within the
+//     values tried and otherwise placed in the caption ("lies below the
+//     smallest blip tried"). Replicated results are coloured by the share
+//     of replicates that recovered; cells aborted at the memory cap are
+//     grey. Its findings never claim more than the grid's spacing shows.
 //   - "lines": a metric against one axis, a line per value of another, a
 //     panel per value of a third; cells that never recover sit in a "never"
 //     band above the top, marked with crosses, a row for each line when
@@ -50,6 +53,7 @@ package plots
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"strings"
@@ -96,6 +100,9 @@ func Render(g *sweep.Grid, results []model.Result, figs []spec.Figure) ([]Figure
 		k, _ := kindOf(f.Kind)
 		name := Name(f)
 		d, err := newData(k, f, g, results)
+		if errors.Is(err, errAllAborted) {
+			continue // nothing to draw; report.md's notes say why
+		}
 		var fig figure
 		if err == nil {
 			fig, err = k.draw(d, f)
@@ -120,17 +127,30 @@ type data struct {
 	results []model.Result
 }
 
-// newData picks the cells a figure draws.
+// errAllAborted is a figure whose every cell was aborted at the memory cap:
+// it has nothing to draw.
+var errAllAborted = errors.New("every cell it draws was aborted at the memory cap")
+
+// newData picks the cells a figure draws: those its selector holds, less
+// the cells aborted at the memory cap, which have no metrics.
 func newData(k kind, f *spec.Figure, g *sweep.Grid, results []model.Result) (*data, error) {
 	d := &data{g: g}
+	held := 0
 	for _, c := range k.cells(g) {
-		if f.Select.Holds(&c) {
+		if !f.Select.Holds(&c) {
+			continue
+		}
+		held++
+		if results[c.Index].Aborted == "" {
 			d.cells = append(d.cells, c)
 			d.results = append(d.results, results[c.Index])
 		}
 	}
-	if len(d.cells) == 0 {
+	switch {
+	case held == 0:
 		return nil, fmt.Errorf("no cell lies within its range")
+	case len(d.cells) == 0:
+		return nil, errAllAborted
 	}
 	return d, nil
 }

@@ -65,7 +65,7 @@ func parse(t *testing.T, src string, sets ...string) *experiments.Experiment {
 
 func run(t *testing.T, e *experiments.Experiment, workers int) []model.Result {
 	t.Helper()
-	res, err := sweep.Run(context.Background(), e.Grid.Cells(), workers, nil)
+	res, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func runSample(t *testing.T, name string, src []byte, sets []string) (*experimen
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sweep.Run(context.Background(), e.Grid.Cells(), runtime.NumCPU(), nil)
+	res, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: runtime.NumCPU()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,16 +41,16 @@ func Compare(dir string, r *spec.Report, g *sweep.Grid, results []model.Result) 
 	var devs []Deviation
 	type gen struct {
 		name  string
-		write func(io.Writer, *sweep.Grid, []model.Result) error
+		write func(io.Writer) error
 		key   int // leading columns that identify a row
 	}
-	files := []gen{{"results.csv", WriteResults, len(g.Axes)}}
+	files := []gen{{"results.csv", func(w io.Writer) error { return WriteResults(w, g, results, nil) }, len(g.Axes)}}
 	if hasSeries(results) {
-		files = append(files, gen{"series.csv", WriteSeries, len(g.Axes) + 1})
+		files = append(files, gen{"series.csv", func(w io.Writer) error { return WriteSeries(w, g, results) }, len(g.Axes) + 1})
 	}
 	for _, f := range files {
 		var now bytes.Buffer
-		if err := f.write(&now, g, results); err != nil {
+		if err := f.write(&now); err != nil {
 			return nil, err
 		}
 		base, err := os.ReadFile(filepath.Join(dir, r.Name, f.name))

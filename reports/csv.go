@@ -64,8 +64,12 @@ func columns(results []model.Result) []column {
 	return cols
 }
 
-// cell formats one metric of one result as it appears in results.csv.
+// cell formats one metric of one result as it appears in results.csv; a
+// cell aborted at the memory cap has no metrics, so every field is empty.
 func (c column) cell(r *model.Result) string {
+	if r.Aborted != "" {
+		return ""
+	}
 	if c.sd {
 		return formatNumber(c.metric.SD(r))
 	}
@@ -96,16 +100,28 @@ func appendNumber(dst []byte, v float64) []byte {
 }
 
 // WriteResults writes results.csv: a column per grid axis named as the grid
-// names it, then the metric columns, one row per cell in grid order.
-func WriteResults(w io.Writer, g *sweep.Grid, results []model.Result) error {
+// names it, then the metric columns, one row per cell in grid order. With
+// refined results (each cell again at half its tick, in cell order) the
+// verdict at half the tick follows; when any cell was aborted at the memory
+// cap, an aborted column with the reason ends every row.
+func WriteResults(w io.Writer, g *sweep.Grid, results, refined []model.Result) error {
 	cw := csv.NewWriter(w)
 	cols := columns(results)
-	header := make([]string, 0, len(g.Axes)+len(cols))
+	header := make([]string, 0, len(g.Axes)+len(cols)+len(refineColumns)+1)
 	for _, a := range g.Axes {
 		header = append(header, a.Name)
 	}
 	for _, c := range cols {
 		header = append(header, c.name)
+	}
+	if refined != nil {
+		for _, c := range refineColumns {
+			header = append(header, c.name)
+		}
+	}
+	aborted := anyAborted(results) || anyAborted(refined)
+	if aborted {
+		header = append(header, "aborted")
 	}
 	if err := cw.Write(header); err != nil {
 		return err
@@ -119,12 +135,87 @@ func WriteResults(w io.Writer, g *sweep.Grid, results []model.Result) error {
 		for _, c := range cols {
 			row = append(row, c.cell(&results[i]))
 		}
+		if refined != nil {
+			for _, c := range refineColumns {
+				row = append(row, c.get(&results[i], &refined[i]))
+			}
+		}
+		if aborted {
+			row = append(row, abortReason(&results[i], refined, i))
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// refineColumns are the columns of a run with -refine: the verdict of each
+// cell run again at half its tick, and whether it differs.
+var refineColumns = []struct {
+	name, doc string
+	get       func(r, half *model.Result) string
+}{
+	{"refined_recovered", "with -refine: recovered, with the cell run again at half its tick", func(r, half *model.Result) string {
+		if half.Aborted != "" {
+			return ""
+		}
+		return strconv.FormatBool(half.Recovered)
+	}},
+	{"refined_recovery_s", "with -refine: recovery_s at half the tick", func(r, half *model.Result) string {
+		if half.Aborted != "" {
+			return ""
+		}
+		return formatNumber(half.RecoveryS)
+	}},
+	{"tick_flip", "with -refine: true when the verdict (recovered) differs at half the tick, so it hangs on the tick", func(r, half *model.Result) string {
+		if r.Aborted != "" || half.Aborted != "" {
+			return ""
+		}
+		return strconv.FormatBool(tickFlip(r, half))
+	}},
+}
+
+// tickFlip reports whether a cell's verdict changes at half its tick.
+func tickFlip(r, half *model.Result) bool {
+	return r.Aborted == "" && half.Aborted == "" && r.Recovered != half.Recovered
+}
+
+// TickFlips counts the cells whose verdict changes at half their tick.
+func TickFlips(results, half []model.Result) int {
+	n := 0
+	for i := range results {
+		if tickFlip(&results[i], &half[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// CountAborted counts the results aborted at the memory cap.
+func CountAborted(results []model.Result) int {
+	n := 0
+	for i := range results {
+		if results[i].Aborted != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func anyAborted(results []model.Result) bool { return CountAborted(results) > 0 }
+
+// abortReason is the aborted field of row i: why the cell, or its run at
+// half the tick, was stopped; empty for a cell that ran to its end.
+func abortReason(r *model.Result, refined []model.Result, i int) string {
+	if r.Aborted != "" {
+		return r.Aborted
+	}
+	if refined != nil && refined[i].Aborted != "" {
+		return "at half the tick: " + refined[i].Aborted
+	}
+	return ""
 }
 
 // seriesColumns are series.csv's columns after the axis columns; an
@@ -254,14 +345,19 @@ func csvLine(fields []string) ([]byte, error) {
 	return b.Bytes(), cw.Error()
 }
 
-// ColumnsMarkdown documents the metric columns of results.csv as a
-// Markdown table, for the README.
+// ColumnsMarkdown documents the columns of results.csv after the axes as a
+// Markdown table, for the README: the metrics, the verdict at half the tick
+// (-refine) and the reason a cell was aborted.
 func ColumnsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| column | meaning |\n|---|---|\n")
 	for _, m := range model.MetricList() {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", m.Name, m.Doc)
 	}
+	for _, c := range refineColumns {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", c.name, c.doc)
+	}
+	b.WriteString("| `aborted` | only when a cell was stopped at the memory cap (`-max-memory`): why, and when in simulated time; empty for the other rows. An aborted row's metric columns are empty |\n")
 	return b.String()
 }
 

@@ -17,17 +17,24 @@ import (
 func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 	cells := g.Cells()
 	var out []string
-	rec := 0
+	rec, aborted := 0, 0
 	for i := range results {
-		if results[i].Recovered {
+		switch {
+		case results[i].Aborted != "":
+			aborted++
+		case results[i].Recovered:
 			rec++
 		}
 	}
 	for _, f := range r.Findings {
 		out = append(out, renderFinding(f, results))
 	}
-	out = append(out, fmt.Sprintf("%d of %d cell%s recovered within the %v run; %d never did.",
-		rec, len(cells), plural(len(cells)), g.Base.Duration, len(cells)-rec))
+	s := fmt.Sprintf("%d of %d cell%s recovered within the %v run; %d never did",
+		rec, len(cells), plural(len(cells)), g.Base.Duration, len(cells)-rec-aborted)
+	if aborted > 0 {
+		s += fmt.Sprintf("; %d stopped at the memory cap (see the notes)", aborted)
+	}
+	out = append(out, s+".")
 	if len(cells) <= 8 {
 		var lines []string
 		for i := range results {
@@ -42,6 +49,10 @@ func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 func cellSentence(c *sweep.Cell, r *model.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**: ", c.Label())
+	if r.Aborted != "" {
+		fmt.Fprintf(&b, "aborted, %s.", r.Aborted)
+		return b.String()
+	}
 	switch {
 	case r.Replicates > 1:
 		fmt.Fprintf(&b, "%s of %d replicates recovered", pct(r.RecoveredShare), r.Replicates)
@@ -95,6 +106,8 @@ func renderFinding(f spec.Finding, results []model.Result) string {
 		m, _ := model.LookupMetric(p.Column)
 		v := m.Value(&results[p.Cell])
 		switch {
+		case results[p.Cell].Aborted != "":
+			b.WriteString("(aborted)")
 		case m.Kind == "bool":
 			b.WriteString(fmt.Sprint(v != 0))
 		case math.IsNaN(v):

@@ -18,7 +18,10 @@ const maxTableRows = 40
 
 // WriteReport writes report.md: the question, the findings computed from the
 // results, the figures, the scenario, the results.
-func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results []model.Result, figs []plots.Figure) error {
+// With refined results (each cell again at half its tick, in cell order) a
+// section says which verdicts change; cells aborted at the memory cap are
+// listed in the notes.
+func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []model.Result, figs []plots.Figure) error {
 	var b strings.Builder
 	title := r.Title
 	if title == "" {
@@ -29,8 +32,20 @@ func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results []model.Res
 		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(r.Question))
 	}
 	cells := g.Cells()
-	fmt.Fprintf(&b, "Experiment `%s` · engine `%s` · %d cell%s · seed %d · regenerate with `stormlab run %s`\n\n",
-		r.File, g.Base.Engine, len(cells), plural(len(cells)), g.Seed, r.File)
+	command := r.Command
+	if command == "" {
+		command = "stormlab run " + r.File
+	}
+	fmt.Fprintf(&b, "Experiment `%s` · engine `%s` · %d cell%s · seed %d · regenerate with `%s`\n\n",
+		r.File, g.Base.Engine, len(cells), plural(len(cells)), g.Seed, command)
+	if len(r.Overrides) > 0 {
+		sets := make([]string, len(r.Overrides))
+		for i, o := range r.Overrides {
+			sets[i] = "`-set " + o + "`"
+		}
+		fmt.Fprintf(&b, "**Overrides.** This run changes the file with %s. The title and the question above are the file's words, written for its own values; the findings, figures, scenario and results below are this run's.\n\n",
+			strings.Join(sets, ", "))
+	}
 
 	b.WriteString("## Findings\n\n")
 	for _, p := range findings(r, g, results) {
@@ -86,8 +101,15 @@ func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results []model.Res
 	}
 	b.WriteString(". Column meanings are in the README.\n")
 
+	if refined != nil {
+		refinedSection(&b, g, results, refined)
+	}
+
 	var notes []string
 	for i := range results {
+		if a := abortReason(&results[i], refined, i); a != "" {
+			notes = append(notes, fmt.Sprintf("- %s: aborted, %s", cells[i].Label(), a))
+		}
 		for _, w := range results[i].Warnings {
 			notes = append(notes, fmt.Sprintf("- %s: %s", cells[i].Label(), w))
 		}
@@ -97,6 +119,34 @@ func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results []model.Res
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// refinedSection says which verdicts change when every cell runs again at
+// half its tick.
+func refinedSection(b *strings.Builder, g *sweep.Grid, results, refined []model.Result) {
+	cells := g.Cells()
+	b.WriteString("\n## At half the tick\n\n")
+	var flips []string
+	for i := range results {
+		if tickFlip(&results[i], &refined[i]) {
+			flips = append(flips, fmt.Sprintf("- %s: %s at a tick of %v, %s at %v", cells[i].Label(),
+				verdict(&results[i]), cells[i].Scenario.Tick, verdict(&refined[i]), cells[i].Scenario.Tick/2))
+		}
+	}
+	if len(flips) == 0 {
+		fmt.Fprintf(b, "Every cell ran again at half its tick (`-refine`); no verdict changed.\n")
+		return
+	}
+	fmt.Fprintf(b, "Every cell ran again at half its tick (`-refine`). %d of %d verdict%s changed; a verdict that changes with the tick hangs on the tick rather than on the system: run such cells at a finer tick before trusting them.\n\n%s\n",
+		len(flips), len(cells), plural(len(cells)), strings.Join(flips, "\n"))
+}
+
+// verdict is whether a cell recovered, in words.
+func verdict(r *model.Result) string {
+	if r.Recovered {
+		return fmt.Sprintf("recovers (after %s s)", plots.Number(r.RecoveryS))
+	}
+	return "never recovers"
 }
 
 // keyPrefix is the part of a policy override's file key before the scenario
@@ -166,7 +216,7 @@ func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 	group := g.Axes[0].Name
 	fmt.Fprintf(b, "| %s | cells | recovered | never recovered | slowest recovery | highest peak load |\n|---|---|---|---|---|---|\n", group)
 	for _, v := range g.Axes[0].Values {
-		var n, rec int
+		var n, rec, aborted int
 		slowest, peak := math.NaN(), 0.0
 		for i := range results {
 			if got, _ := cells[i].Get(group); got.Text != v.Text {
@@ -174,6 +224,10 @@ func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 			}
 			n++
 			r := &results[i]
+			if r.Aborted != "" {
+				aborted++
+				continue
+			}
 			if r.Recovered {
 				rec++
 				if math.IsNaN(slowest) || r.RecoveryS > slowest {
@@ -186,11 +240,14 @@ func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 		if !math.IsNaN(slowest) {
 			slow = fmt.Sprintf("%s s", plots.Number(slowest))
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %s× |\n", plots.Escape(v.Text), n, rec, n-rec, slow, num1(peak))
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %s× |\n", plots.Escape(v.Text), n, rec, n-rec-aborted, slow, num1(peak))
 	}
 }
 
 func recoveredText(r *model.Result) string {
+	if r.Aborted != "" {
+		return "aborted"
+	}
 	if r.Replicates > 1 {
 		return fmt.Sprintf("%s of %d", pct(r.RecoveredShare), r.Replicates)
 	}

@@ -3,7 +3,11 @@ package reports
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"errors"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +27,7 @@ func runGolden(t *testing.T) (*experiments.Experiment, []model.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), 2, nil)
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,4 +148,115 @@ func readAll(t *testing.T, dir string) map[string][]byte {
 		out[en.Name()], _ = os.ReadFile(filepath.Join(dir, en.Name()))
 	}
 	return out
+}
+
+// Write replaces a folder it wrote (it holds the marker) and refuses any
+// other, removing nothing; CheckOut says the same before anything runs.
+func TestWriteReplacesOnlyItsOwnFolders(t *testing.T) {
+	e, results := runGolden(t)
+	dir := t.TempDir()
+	if err := CheckOut(dir, []string{e.Name}); err != nil {
+		t.Fatalf("empty folder refused: %v", err)
+	}
+	if err := Write(dir, &e.Report, e.Grid, results, Options{NoFigures: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, e.Name, Marker)); err != nil {
+		t.Fatalf("no marker written: %v", err)
+	}
+	if err := Write(dir, &e.Report, e.Grid, results, Options{NoFigures: true}); err != nil {
+		t.Fatalf("own folder not replaced: %v", err)
+	}
+
+	foreign := filepath.Join(dir, "foreign")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "engine.go"), []byte("package model\n"), 0o644)
+	r := e.Report
+	r.Name = "foreign"
+	var re *RefusedError
+	if err := CheckOut(dir, []string{e.Name, "foreign"}); !errors.As(err, &re) || !strings.Contains(err.Error(), "stormlab did not write it") {
+		t.Errorf("CheckOut: %v, want a refusal", err)
+	}
+	if err := Write(dir, &r, e.Grid, results, Options{NoFigures: true}); !errors.As(err, &re) {
+		t.Errorf("Write over a foreign folder: %v, want a refusal", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(foreign, "engine.go")); err != nil || string(data) != "package model\n" {
+		t.Errorf("the foreign folder was touched: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	for _, out := range []string{filepath.Join(dir, "file"), filepath.Join(dir, "file", "sub")} {
+		if err := CheckOut(out, []string{e.Name}); !errors.As(err, &re) {
+			t.Errorf("CheckOut(%s): %v, want a refusal", out, err)
+		}
+	}
+	if err := CheckOut(filepath.Join(dir, "new", "deeper"), []string{e.Name}); err != nil {
+		t.Errorf("a folder that can be created was refused: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
+		t.Errorf("CheckOut created the folder")
+	}
+	if err := WriteIndex(dir); err != nil {
+		t.Fatal(err)
+	}
+	if idx, _ := os.ReadFile(filepath.Join(dir, "README.md")); strings.Contains(string(idx), "foreign") {
+		t.Errorf("the index lists a folder stormlab did not write")
+	}
+}
+
+// An aborted cell's row has every metric empty (no "NaN", no "false") and
+// its reason in an aborted column, present only when a cell was aborted;
+// the refine columns appear only with refined results.
+func TestAbortedAndRefinedColumns(t *testing.T) {
+	e, results := runGolden(t)
+	var plain bytes.Buffer
+	if err := WriteResults(&plain, e.Grid, results, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := plain.String(); strings.Contains(s, "aborted") || strings.Contains(s, "tick_flip") {
+		t.Errorf("extra columns without aborted or refined cells:\n%s", s)
+	}
+	cut := append([]model.Result(nil), results...)
+	cut[0] = model.Result{Aborted: "stopped at 1.0 s", Replicates: 1}
+	cut[0].RecoveryS = math.NaN()
+	half := append([]model.Result(nil), results...)
+	half[1].Recovered = !half[1].Recovered
+	var b bytes.Buffer
+	if err := WriteResults(&b, e.Grid, cut, half); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if rows[0][len(rows[0])-1] != "aborted" {
+		t.Fatalf("aborted is not the last column: %v", rows[0])
+	}
+	axes := len(e.Grid.Axes)
+	for i, v := range rows[1][axes:col["refined_recovered"]] {
+		if v != "" {
+			t.Errorf("aborted row: %s = %q, want empty", rows[0][axes+i], v)
+		}
+	}
+	if got := rows[1][col["aborted"]]; got != "stopped at 1.0 s" {
+		t.Errorf("aborted reason %q", got)
+	}
+	if rows[2][col["aborted"]] != "" || rows[2][col["recovered"]] == "" {
+		t.Errorf("normal row: aborted %q, recovered %q", rows[2][col["aborted"]], rows[2][col["recovered"]])
+	}
+	if rows[2][col["tick_flip"]] != "true" || rows[3][col["tick_flip"]] != "false" {
+		t.Errorf("tick_flip: %q, %q; want true for the flipped cell, false for the next", rows[2][col["tick_flip"]], rows[3][col["tick_flip"]])
+	}
+	var md bytes.Buffer
+	if err := WriteReport(&md, &e.Report, e.Grid, cut, half, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"aborted, stopped at 1.0 s", "## At half the tick", fmt.Sprintf("1 of %d verdicts changed", len(cut))} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
 }

@@ -2,12 +2,15 @@ package reports
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
@@ -20,7 +23,19 @@ type Options struct {
 	// NoFigures skips the figures (report.md then has none): the fastest
 	// way to the numbers, for scripts.
 	NoFigures bool
+	// Refined holds every cell's result at half its tick, in cell order,
+	// when the run refined the tick (stormlab run -refine); nil otherwise.
+	Refined []model.Result
 }
+
+// Marker names the file Write puts into every experiment folder it writes.
+// Write replaces a folder only when it holds one, so a folder stormlab did
+// not write (a source tree, .git, someone's notes) is never removed.
+const Marker = ".stormlab"
+
+// markerText is what the marker says to whoever finds it.
+const markerText = "stormlab wrote this folder and replaces it whole when it runs the experiment again.\n" +
+	"It never replaces a folder without this file.\n"
 
 // File is one file of an experiment's folder: its name and what writes it.
 type File struct {
@@ -28,17 +43,17 @@ type File struct {
 	Write func(io.Writer) error
 }
 
-// Files lists everything an experiment's folder holds: results.csv,
-// series.csv (when a cell recorded a series), the figures as PNG and SVG,
-// and report.md. The figures are rendered now; the text files are written
-// when their Write is called.
+// Files lists everything an experiment's folder holds: the marker,
+// results.csv, series.csv (when a cell recorded a series), the figures as
+// PNG and SVG, and report.md. The figures are rendered now; the text files
+// are written when their Write is called.
 func Files(r *spec.Report, g *sweep.Grid, results []model.Result, opt Options) ([]File, error) {
-	with := func(write func(io.Writer, *sweep.Grid, []model.Result) error) func(io.Writer) error {
-		return func(w io.Writer) error { return write(w, g, results) }
+	files := []File{
+		{Marker, bytesOf([]byte(markerText))},
+		{"results.csv", func(w io.Writer) error { return WriteResults(w, g, results, opt.Refined) }},
 	}
-	files := []File{{"results.csv", with(WriteResults)}}
 	if hasSeries(results) {
-		files = append(files, File{"series.csv", with(WriteSeries)})
+		files = append(files, File{"series.csv", func(w io.Writer) error { return WriteSeries(w, g, results) }})
 	}
 	var figs []plots.Figure
 	if !opt.NoFigures {
@@ -50,7 +65,7 @@ func Files(r *spec.Report, g *sweep.Grid, results []model.Result, opt Options) (
 	for _, f := range figs {
 		files = append(files, File{f.Name + ".png", bytesOf(f.PNG)}, File{f.Name + ".svg", bytesOf(f.SVG)})
 	}
-	files = append(files, File{"report.md", func(w io.Writer) error { return WriteReport(w, r, g, results, figs) }})
+	files = append(files, File{"report.md", func(w io.Writer) error { return WriteReport(w, r, g, results, opt.Refined, figs) }})
 	return files, nil
 }
 
@@ -63,13 +78,98 @@ func bytesOf(b []byte) func(io.Writer) error {
 
 // Write replaces dir/<name>/ with the experiment's files. The new folder is
 // written beside the old one and swapped in by rename, so an interrupted run
-// leaves the old baseline whole, never a half-written one.
+// leaves the old baseline whole, never a half-written one. A folder at
+// dir/<name> that stormlab did not write is left alone: the error is a
+// *RefusedError.
 func Write(dir string, r *spec.Report, g *sweep.Grid, results []model.Result, opt Options) error {
+	dst := filepath.Join(dir, r.Name)
+	if err := replaceable(dst); err != nil {
+		return err
+	}
 	files, err := Files(r, g, results, opt)
 	if err != nil {
 		return err
 	}
-	return writeDir(filepath.Join(dir, r.Name), files)
+	return writeDir(dst, files)
+}
+
+// RefusedError is an output folder stormlab will not write: -out names
+// something that is not a folder it can write in, or a folder it would
+// replace holds no Marker.
+type RefusedError struct {
+	Path string
+	Msg  string
+}
+
+func (e *RefusedError) Error() string { return e.Path + ": " + e.Msg }
+
+// CheckOut checks, before anything runs, that Write can write the named
+// experiments under dir: each dir/<name> is absent or a folder stormlab
+// wrote, and dir is a folder stormlab can write in, or one it can create.
+// It leaves nothing behind: a probe file shows that dir is writable, and is
+// removed at once. The error is a *RefusedError.
+func CheckOut(dir string, names []string) error {
+	for _, n := range names {
+		if err := replaceable(filepath.Join(dir, n)); err != nil {
+			return err
+		}
+	}
+	return writable(dir)
+}
+
+// writable checks that dir is a folder a file can be created in, or that
+// its nearest existing ancestor is, so that it can be created.
+func writable(dir string) error {
+	at := dir
+	for {
+		info, err := os.Stat(at)
+		if errors.Is(err, fs.ErrNotExist) {
+			up := filepath.Dir(at)
+			if up == at {
+				return &RefusedError{dir, "cannot be created"}
+			}
+			at = up
+			continue
+		}
+		if err != nil {
+			return &RefusedError{dir, err.Error()}
+		}
+		if !info.IsDir() {
+			if at == dir {
+				return &RefusedError{dir, "is a file, not a folder; give -out a folder"}
+			}
+			return &RefusedError{dir, fmt.Sprintf("cannot be created: %s is a file", at)}
+		}
+		break
+	}
+	probe, err := os.CreateTemp(at, ".stormlab-probe-")
+	if err != nil {
+		what := "is not writable"
+		if at != dir {
+			what = fmt.Sprintf("cannot be created: %s is not writable", at)
+		}
+		return &RefusedError{dir, what}
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// replaceable checks that Write may replace dst: nothing is there, or a
+// folder that holds the marker.
+func replaceable(dst string) error {
+	info, err := os.Lstat(dst)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil // nothing there to replace; writable says whether it can be written
+	}
+	if err != nil {
+		return &RefusedError{dst, err.Error()}
+	}
+	if info.IsDir() {
+		if m, err := os.Lstat(filepath.Join(dst, Marker)); err == nil && m.Mode().IsRegular() {
+			return nil
+		}
+	}
+	return &RefusedError{dst, fmt.Sprintf("exists and stormlab did not write it (no %s file in it); stormlab replaces only folders it wrote: choose another -out or name, or move it away", Marker)}
 }
 
 // writeDir writes files into a fresh temporary folder next to dst, then
@@ -130,7 +230,8 @@ func writeFile(path string, write func(io.Writer) error) error {
 }
 
 // WriteIndex writes dir/README.md, listing every experiment folder in dir
-// that holds a report.md, with its title and question.
+// that stormlab wrote (it holds the marker) and that holds a report.md,
+// with its title and question.
 func WriteIndex(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -143,7 +244,8 @@ func WriteIndex(dir string) error {
 	var names []string
 	for _, en := range entries {
 		if en.IsDir() && !strings.HasPrefix(en.Name(), ".") {
-			if _, err := os.Stat(filepath.Join(dir, en.Name(), "report.md")); err == nil {
+			_, err := os.Stat(filepath.Join(dir, en.Name(), "report.md"))
+			if err == nil && replaceable(filepath.Join(dir, en.Name())) == nil {
 				names = append(names, en.Name())
 			}
 		}

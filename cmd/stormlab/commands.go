@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -59,10 +61,12 @@ func newFlagSet(stderr io.Writer, name, text string) *flag.FlagSet {
 	return fs
 }
 
-const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-figures=false] [-set PATH=VALUE ...] FILE.toml ...
+const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-set PATH=VALUE ...] FILE.toml ...
 
 Runs every cell of each experiment and writes DIR/<name>/: results.csv,
 series.csv, report.md and the figures (PNG and SVG), then DIR/README.md.
+DIR is reports, or out when -set changes the files; stormlab replaces only
+folders it wrote (they hold a .stormlab file).
 
 Examples:
   stormlab run experiments/blip-30s.toml
@@ -70,15 +74,26 @@ Examples:
   stormlab run -set scenario.dependency.capacity=110 -set 'grid.budget=[0, 0.1]' experiments/budget-headroom.toml
   stormlab run -set scenario.layer.0.timeout=2s experiments/blip-30s.toml
   stormlab run -set grid.blip=5s experiments/blip-phase.toml   # one blip length
+  stormlab run -refine experiments/blip-30s.toml
 
 Flags:
 `
 
+// outDefault and scratchOut are where run writes: the committed reports, or
+// a folder git ignores when -set changes the files.
+const (
+	outDefault = "reports"
+	scratchOut = "out"
+)
+
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "run", runUsage)
-	out := fs.String("out", "reports", "write reports under `DIR`")
+	out := fs.String("out", outDefault, "write reports under `DIR` ("+scratchOut+" when -set is given and -out is not)")
 	workers := fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once (results never depend on it)")
 	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md, fastest)")
+	refine := fs.Bool("refine", false, "run every cell again at half its tick and report the verdicts that change")
+	var mem memoryFlag
+	fs.Var(&mem, "max-memory", "cap each cell's live state at `SIZE` (e.g. 500MB; 0 = no cap); default half the machine's memory divided by -j")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a key of the files: `PATH=VALUE` (repeatable), e.g. scenario.load=80, grid.blip=5s")
 	files, err := parse(fs, args, true)
@@ -88,26 +103,151 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if *workers < 1 {
 		return &usageError{"-j must be at least 1"}
 	}
+	if len(sets) > 0 && !given(fs, "out") {
+		*out = scratchOut // a trial never replaces a committed report
+	}
 	exps, err := loadAll(files, sets)
 	if err != nil {
 		return err
 	}
-	for _, e := range exps {
+	refined := make([][]sweep.Cell, len(exps))
+	names := make([]string, len(exps))
+	for i, e := range exps {
+		e.Command = regenerate(fs, e.File)
+		names[i] = e.Name
+		if *refine {
+			if refined[i], err = halfTick(e); err != nil {
+				return err
+			}
+		}
+	}
+	if err := reports.CheckOut(*out, names); err != nil {
+		return err
+	}
+	pool := poolOptions(&mem, *workers)
+	aborted, written := 0, 0
+	for i, e := range exps {
 		start := time.Now()
-		results, err := simulate(ctx, stderr, e, *workers)
+		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), pool)
+		var half []model.Result
+		if err == nil && *refine {
+			half, err = simulate(ctx, stderr, e.Name+" at half the tick", refined[i], pool)
+		}
 		if err != nil {
+			if written > 0 && ctx.Err() != nil {
+				reports.WriteIndex(*out) // the experiments finished so far
+			}
 			return err
 		}
 		warn(stderr, e, results)
-		if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures}); err != nil {
+		if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures, Refined: half}); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
-		fmt.Fprintf(stdout, "%s: %d cells in %.2fs → %s\n", e.Name, len(results), time.Since(start).Seconds(), filepath.Join(*out, e.Name))
+		written++
+		n := reports.CountAborted(results) + reports.CountAborted(half)
+		aborted += n
+		fmt.Fprintf(stdout, "%s: %d cells in %.2fs%s%s → %s\n", e.Name, len(results), time.Since(start).Seconds(),
+			flips(results, half), abortedText(n), filepath.Join(*out, e.Name))
 	}
-	return reports.WriteIndex(*out)
+	if err := reports.WriteIndex(*out); err != nil {
+		return err
+	}
+	if aborted > 0 {
+		return &abortedError{aborted}
+	}
+	return nil
 }
 
-const checkUsage = `Usage: stormlab check [-j N] [-baseline DIR] [FILE.toml ...]
+// given reports whether the flag was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// regenerate is the command line that writes the same report again: the
+// flags that change what it holds or where it goes, then the file.
+func regenerate(fs *flag.FlagSet, file string) string {
+	parts := []string{"stormlab", "run"}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "j":
+		case "set":
+			for _, s := range *f.Value.(*setFlags) {
+				parts = append(parts, "-set", shellQuote(s))
+			}
+		case "refine", "figures":
+			if f.Value.String() == "true" {
+				parts = append(parts, "-"+f.Name)
+			} else {
+				parts = append(parts, "-"+f.Name+"=false")
+			}
+		default:
+			parts = append(parts, "-"+f.Name, shellQuote(f.Value.String()))
+		}
+	})
+	return strings.Join(append(parts, shellQuote(file)), " ")
+}
+
+// shellQuote quotes s for sh when it holds anything but plain characters.
+func shellQuote(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// halfTick builds every cell of the experiment again at half its tick, for
+// -refine; a cell that cannot be refined is bad input.
+func halfTick(e *experiments.Experiment) ([]sweep.Cell, error) {
+	cells := e.Grid.Cells()
+	out := make([]sweep.Cell, len(cells))
+	for i := range cells {
+		c, err := cells[i].Refined()
+		if err != nil {
+			return nil, &experiments.Error{File: e.File, Key: "-refine", Msg: fmt.Sprintf("cell %s: %v", cells[i].Label(), err)}
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// flips says, for a run with -refine, how many verdicts change at half the
+// tick.
+func flips(results, half []model.Result) string {
+	if half == nil {
+		return ""
+	}
+	return fmt.Sprintf(", %d of %d verdicts change at half the tick", reports.TickFlips(results, half), len(results))
+}
+
+// abortedText says how many cells were stopped at the memory cap.
+func abortedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d stopped at the memory cap", n)
+}
+
+// abortedError is a run in which cells were stopped at the memory cap: the
+// reports are written, with those cells' rows marked, and the exit code is 1.
+type abortedError struct{ cells int }
+
+func (e *abortedError) Error() string {
+	return fmt.Sprintf("%d cell run%s stopped at the memory cap (the aborted column of results.csv says where); raise -max-memory or make the cells smaller", e.cells, plural(e.cells))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+const checkUsage = `Usage: stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
 
 Regenerates each experiment (default: experiments/*.toml) and compares its
 results.csv and series.csv with the committed baselines in DIR/<name>/:
@@ -123,8 +263,10 @@ Flags:
 
 func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "check", checkUsage)
-	base := fs.String("baseline", "reports", "compare with the baselines under `DIR`")
+	base := fs.String("baseline", outDefault, "compare with the baselines under `DIR`")
 	workers := fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once")
+	var mem memoryFlag
+	fs.Var(&mem, "max-memory", "cap each cell's live state at `SIZE` (e.g. 500MB; 0 = no cap); default half the machine's memory divided by -j")
 	files, err := parse(fs, args, false)
 	if err != nil {
 		return err
@@ -134,13 +276,24 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 			return &usageError{"no experiment files given and none in experiments/"}
 		}
 	}
+	if info, err := os.Stat(*base); err != nil || !info.IsDir() {
+		return &usageError{fmt.Sprintf("-baseline %s: no such folder", *base)}
+	}
 	exps, err := loadAll(files, nil)
 	if err != nil {
 		return err
 	}
+	pool := poolOptions(&mem, max(1, *workers))
 	var devs []reports.Deviation
+	missing, aborted := 0, 0
 	for _, e := range exps {
-		results, err := simulate(ctx, stderr, e, max(1, *workers))
+		if _, err := os.Stat(filepath.Join(*base, e.Name)); err != nil {
+			missing++
+			fmt.Fprintf(stdout, "%s: no baseline in %s; create one with `%s` and commit %s\n",
+				e.Name, filepath.Join(*base, e.Name), createCommand(*base, e.File), filepath.Join(*base, e.Name))
+			continue
+		}
+		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), pool)
 		if err != nil {
 			return err
 		}
@@ -149,26 +302,48 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 			return err
 		}
 		devs = append(devs, d...)
+		n := reports.CountAborted(results)
+		aborted += n
 		status := "ok"
 		if len(d) > 0 {
 			status = fmt.Sprintf("%d deviations", len(d))
 		}
-		fmt.Fprintf(stdout, "%s: %d cells, %s\n", e.Name, len(results), status)
+		fmt.Fprintf(stdout, "%s: %d cells%s, %s\n", e.Name, len(results), abortedText(n), status)
 	}
-	if len(devs) == 0 {
-		return nil
+	if len(devs) > 0 {
+		fmt.Fprintln(stdout)
+		if err := reports.PrintDeviations(stdout, devs); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintln(stdout)
-	if err := reports.PrintDeviations(stdout, devs); err != nil {
-		return err
+	switch {
+	case aborted > 0:
+		return &abortedError{aborted}
+	case len(devs) > 0:
+		return errDeviation
+	case missing > 0:
+		return fmt.Errorf("%d experiment%s without a baseline", missing, plural(missing))
 	}
-	return errDeviation
+	return nil
+}
+
+// createCommand is the command that writes an experiment's first baseline
+// under dir.
+func createCommand(dir, file string) string {
+	if filepath.Clean(dir) == outDefault {
+		return "stormlab run " + shellQuote(file)
+	}
+	return "stormlab run -out " + shellQuote(dir) + " " + shellQuote(file)
 }
 
 const validateUsage = `Usage: stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 
 Parses and validates each experiment (every key, every grid cell) without
-running it.
+running it, and estimates what running it takes: its cells, the ticks they
+simulate, and the live state of its worst cell at the height of a storm (an
+estimate from above, to hold against -max-memory). It names every span
+shorter than a few ticks, where a verdict may hang on the tick (stormlab
+run -refine shows whether it does).
 
 Example:
   stormlab validate experiments/*.toml
@@ -186,8 +361,36 @@ func cmdValidate(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	capacity := (&memoryFlag{}).perCell(runtime.NumCPU())
 	for _, e := range exps {
-		fmt.Fprintf(stdout, "%s: ok, %d cells\n", e.File, len(e.Grid.Cells()))
+		cells := e.Grid.Cells()
+		var ticks, worst int64
+		worstCell := ""
+		var warnings []string
+		seen := map[string]int{}
+		for i := range cells {
+			c := &cells[i]
+			cost := c.Plan.Cost(c.Series)
+			ticks += cost.Ticks
+			if cost.State > worst {
+				worst, worstCell = cost.State, c.Label()
+			}
+			for _, w := range c.Plan.TickWarnings() {
+				if seen[w] == 0 {
+					warnings = append(warnings, w)
+				}
+				seen[w]++
+			}
+		}
+		fmt.Fprintf(stdout, "%s: ok, %d cells, %s ticks to simulate, the worst cell's live state up to %s (%s)\n",
+			e.File, len(cells), plots.Number(float64(ticks)), model.Bytes(worst), worstCell)
+		if worst > capacity {
+			fmt.Fprintf(stdout, "  memory: more than the default cap of %s per cell at -j %d: such cells may be stopped; pass -max-memory or a smaller -j to run them\n",
+				model.Bytes(capacity), runtime.NumCPU())
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(stdout, "  tick: %s (%d of %d cells)\n", w, seen[w], len(cells))
+		}
 	}
 	return nil
 }
@@ -222,21 +425,39 @@ func loadAll(files []string, sets []string) ([]*experiments.Experiment, error) {
 	return exps, nil
 }
 
-// simulate runs one experiment's cells with a progress bar on stderr.
-func simulate(ctx context.Context, stderr io.Writer, e *experiments.Experiment, workers int) ([]model.Result, error) {
-	p := startProgress(stderr, e.Name, len(e.Grid.Cells()))
-	results, err := sweep.Run(ctx, e.Grid.Cells(), workers, p.done)
+// poolOptions are the worker pool's options for a run on workers
+// goroutines: the memory cap per cell, which the heap limit follows.
+func poolOptions(mem *memoryFlag, workers int) sweep.Options {
+	perCell := mem.perCell(workers)
+	if perCell > 0 {
+		// The cap bounds the state the cells hold; the soft limit makes the
+		// collector keep the heap near it, rather than let it grow with
+		// GOGC past the machine's memory.
+		debug.SetMemoryLimit(perCell*int64(workers)*3/2 + 256<<20)
+	}
+	return sweep.Options{Workers: workers, MaxMemory: perCell}
+}
+
+// simulate runs cells with a progress bar named name on stderr.
+func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.Cell, opt sweep.Options) ([]model.Result, error) {
+	p := startProgress(stderr, name, len(cells))
+	opt.Done = p.done
+	results, err := sweep.Run(ctx, cells, opt)
 	p.stop()
 	if err != nil && ctx.Err() == nil {
-		return nil, fmt.Errorf("%s: %w", e.Name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return results, err
 }
 
-// warn prints the warnings the cells carry; report.md lists them as notes.
+// warn prints the warnings the cells carry and the cells stopped at the
+// memory cap; report.md lists them as notes.
 func warn(stderr io.Writer, e *experiments.Experiment, results []model.Result) {
 	cells := e.Grid.Cells()
 	for i := range results {
+		if a := results[i].Aborted; a != "" {
+			fmt.Fprintf(stderr, "stormlab: %s: cell %s: aborted, %s\n", e.Name, cells[i].Label(), a)
+		}
 		for _, w := range results[i].Warnings {
 			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", e.Name, cells[i].Label(), w)
 		}

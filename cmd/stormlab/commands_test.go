@@ -44,11 +44,7 @@ func TestREADMECommands(t *testing.T) {
 	}
 
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "stormlab")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildStormlab(t)
 	before := snapshot(t, filepath.Join(root, "reports"))
 	out := filepath.Join(tmp, "out")
 	outFlag := regexp.MustCompile(` -out \S+`)
@@ -74,6 +70,18 @@ func TestREADMECommands(t *testing.T) {
 	if after := snapshot(t, filepath.Join(root, "reports")); !slices.Equal(before, after) {
 		t.Error("the commands changed files under reports/")
 	}
+}
+
+// buildStormlab builds the command into a temporary folder and returns the
+// binary's path.
+func buildStormlab(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "stormlab")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // commandLines finds the stormlab command lines of a Markdown text: the

@@ -86,9 +86,15 @@ func TestBadInputExits2AndWritesNothing(t *testing.T) {
 		{"broken toml", []string{write("broken.toml", "[scenario\nload = 1\n")}, "broken.toml:1:"},
 		{"unknown key", []string{write("unknown.toml", "[scenario]\nlaod = 70\n")}, "unknown.toml:2:1: scenario.laod: unknown key"},
 		{"negative capacity", []string{write("neg.toml", "[scenario]\ndependency.capacity = -100\n")}, "neg.toml:2:"},
+		{"capacity over the bound", []string{write("huge.toml", "[scenario]\ndependency.capacity = 1e19\n")}, "huge.toml:2:12: scenario.dependency.capacity: must be a finite number ≥ 0 and at most 1e9 calls/s, got 1e+19"},
+		{"calls over the bound", []string{write("calls.toml", "[scenario]\nload = 1e9\nduration = \"1000h\"\nlayer = [{ attempts = 27 }]\n")}, "calls.toml:2:1: scenario.load:"},
 		{"grid over the cap", []string{write("big.toml", "[grid]\nload = { from = 1, to = 200, step = 1 }\nbudget = { from = 0, to = 1, step = 0.001 }\n")}, "max_cells"},
 		{"bad -set", []string{"-set", "scenario.load=-1", blip}, "-set scenario.load"},
 		{"one good, one bad", []string{blip, write("bad2.toml", "seed = -1\n")}, "bad2.toml:1:"},
+		{"negative budget ratio", []string{write("ratio.toml", "[scenario]\nengine = \"stochastic\"\nbudget = { kind = \"ratio\", ratio = -0.1 }\n")}, "ratio.toml:3:"},
+		{"grpc max_tokens 0", []string{write("grpc.toml", "[scenario]\nengine = \"stochastic\"\nbudget = { kind = \"grpc\", max_tokens = 0 }\n")}, "scenario.budget.max_tokens: gRPC retry throttling needs max_tokens in (0, 1000]"},
+		{"breaker threshold 0", []string{write("breaker.toml", "[scenario]\nengine = \"stochastic\"\n[[scenario.layer]]\nbreaker = { kind = \"consecutive\", threshold = 0 }\n")}, "scenario.layer.0.breaker.threshold"},
+		{"hedging without a cap", []string{write("hedge.toml", "[scenario]\nengine = \"stochastic\"\n[[scenario.layer]]\nhedge = { delay = \"50ms\", max_share = 0 }\n")}, "scenario.layer.0.hedge.max_share: hedging needs a cap"},
 		{"figure axis", []string{write("figure.toml", "[grid]\nload = [1, 2]\n[[figure]]\nkind = \"phase\"\nx = \"load\"\ny = \"blip\"\n")}, "figure.toml:6:1: figure.0.y: \"blip\" is not a grid axis; the axes are load"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,6 +16,12 @@ type Report struct {
 	Title    string // one line for headings
 	Question string // what the experiment asks
 	File     string // the experiment file, for "regenerate with"
+	// Overrides are the -set PATH=VALUE flags applied over the file, as
+	// given; the report lists them.
+	Overrides []string
+	// Command is the command line that regenerates the report; empty means
+	// "stormlab run File".
+	Command  string
 	Findings []Finding
 	Figures  []Figure
 	// Tolerance is how far a regenerated number of a results.csv column
@@ -38,12 +44,31 @@ func ValidName(s string) bool {
 	return s != "." && s != ".."
 }
 
+// ExperimentNameRule is what ValidExperimentName allows, for messages.
+const ExperimentNameRule = "a letter or digit, then letters, digits, '-', '_' or '.', at most 100 in all, and not \"testdata\""
+
+// ValidExperimentName reports whether s can name an experiment's folder
+// under an output folder: a ValidName that starts with a letter or a digit
+// (no hidden folder such as .git, nothing that reads as a flag) and is not
+// "testdata", where Go packages keep their test files (reports/testdata
+// holds golden files).
+func ValidExperimentName(s string) bool {
+	if !ValidName(s) || strings.EqualFold(s, "testdata") {
+		return false
+	}
+	r := s[0]
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
 // Columns lists the results.csv metric columns a finding, a figure or a
 // tolerance may name, comma separated, for a message.
-func Columns() string {
+func Columns() string { return strings.Join(ColumnNames(), ", ") }
+
+// ColumnNames lists the results.csv metric columns.
+func ColumnNames() []string {
 	var names []string
 	for _, m := range model.MetricList() {
 		names = append(names, m.Name)
 	}
-	return strings.Join(names, ", ")
+	return names
 }

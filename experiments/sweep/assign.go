@@ -67,7 +67,7 @@ func set(dst reflect.Value, path []string, i int, v any) error {
 		}
 		f, ok := fieldByKey(dst, seg)
 		if !ok {
-			return &KeyError{Path: strings.Join(path[:i+1], "."), Msg: "unknown key; " + allowedKeys(dst.Type(), here)}
+			return &KeyError{Path: strings.Join(path[:i+1], "."), Msg: "unknown key" + DidYouMean(seg, fieldKeys(dst.Type())) + "; " + allowedKeys(dst.Type(), here)}
 		}
 		return set(f, path, i+1, v)
 	case reflect.Slice:
@@ -236,7 +236,7 @@ func IsDuration(path string) (bool, error) {
 			if t != durationType {
 				f, ok := structField(t, s)
 				if !ok {
-					return false, fmt.Errorf("unknown key %q; %s", strings.Join(segs[:i+1], "."), allowedKeys(t, strings.Join(segs[:i], ".")))
+					return false, fmt.Errorf("unknown key %q%s; %s", strings.Join(segs[:i+1], "."), DidYouMean(s, fieldKeys(t)), allowedKeys(t, strings.Join(segs[:i], ".")))
 				}
 				t = f.Type
 				continue
@@ -273,19 +273,24 @@ func tomlKey(f reflect.StructField) string {
 	return k
 }
 
-// allowedKeys lists the keys a table accepts, for error messages.
-func allowedKeys(t reflect.Type, table string) string {
+// fieldKeys lists the keys a table of type t accepts.
+func fieldKeys(t reflect.Type) []string {
 	var keys []string
 	for i := 0; i < t.NumField(); i++ {
 		if k := tomlKey(t.Field(i)); k != "" {
 			keys = append(keys, k)
 		}
 	}
+	return keys
+}
+
+// allowedKeys lists the keys a table accepts, for error messages.
+func allowedKeys(t reflect.Type, table string) string {
 	where := "[scenario]"
 	if table != "" {
 		where = "scenario." + table
 	}
-	return where + " accepts " + strings.Join(keys, ", ")
+	return where + " accepts " + strings.Join(fieldKeys(t), ", ")
 }
 
 // Describe names a value's type for an error message: "the number 3",

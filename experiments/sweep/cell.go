@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/stormlab/stormlab/model"
@@ -45,4 +46,24 @@ func (c *Cell) Label() string {
 		parts[i] = p.Axis + "=" + p.Text
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Refined is the cell with its scenario's tick halved: the same parameters
+// and seed, no series. Every span that was a whole number of ticks still
+// is one, so a cell the queue engine runs stays one it runs. A tick of an
+// odd number of nanoseconds has no exact half, and a run of more ticks
+// than the model simulates cannot be refined: both are errors.
+func (c *Cell) Refined() (Cell, error) {
+	sc := Clone(c.Scenario)
+	if sc.Tick%2 != 0 {
+		return Cell{}, fmt.Errorf("a tick of %v has no exact half", sc.Tick)
+	}
+	sc.Tick /= 2
+	p, err := sc.Resolve()
+	if err != nil {
+		return Cell{}, fmt.Errorf("at half the tick, %v: %w", sc.Tick, err)
+	}
+	r := *c
+	r.Scenario, r.Plan, r.Series = sc, p, false
+	return r, nil
 }

@@ -34,7 +34,7 @@ func ExampleGrid_Cell() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := sweep.Run(context.Background(), []sweep.Cell{c}, 1, nil)
+	res, err := sweep.Run(context.Background(), []sweep.Cell{c}, sweep.Options{Workers: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

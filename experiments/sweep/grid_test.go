@@ -193,7 +193,7 @@ func TestRunIndependentOfWorkers(t *testing.T) {
 // run runs the cells on workers goroutines.
 func run(t *testing.T, cells []sweep.Cell, workers int) []model.Result {
 	t.Helper()
-	res, err := sweep.Run(context.Background(), cells, workers, nil)
+	res, err := sweep.Run(context.Background(), cells, sweep.Options{Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestRunCancelled(t *testing.T) {
 	g := small(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := sweep.Run(ctx, g.Cells(), 2, nil); !errors.Is(err, context.Canceled) {
+	if _, err := sweep.Run(ctx, g.Cells(), sweep.Options{Workers: 2}); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }

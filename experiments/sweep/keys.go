@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -107,4 +109,25 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "." + b
+}
+
+// DidYouMean is " (did you mean "x"?)" for the candidate nearest to word by
+// edit distance, when it is near enough to be a slip (one edit in a word of
+// up to three letters, else two or a third of its letters, as a swap of two
+// letters takes two); "" otherwise.
+func DidYouMean(word string, candidates []string) string {
+	limit := max(2, len(word)/3)
+	if len(word) <= 3 {
+		limit = 1
+	}
+	best, dist := "", limit+1
+	for _, c := range candidates {
+		if d := levenshtein.ComputeDistance(strings.ToLower(word), strings.ToLower(c)); d < dist {
+			best, dist = c, d
+		}
+	}
+	if best == "" || best == word {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
 }
