@@ -20,11 +20,11 @@ const (
 // crossing the network), so waiting costs no group.
 type group struct {
 	parent   *group
-	kids     []*group // with cancel_abandoned: groups started for this one
-	waiting  int64    // instances with no answer yet
-	queued   int64    // bottom layer: calls waiting at the dependency
-	deadline int64    // the tick the caller gives up on this try
-	born     int64    // the tick the try was sent
+	kids     *[]*group // with cancel_abandoned: groups started for this one (a pointer: most runs have none)
+	waiting  int64     // instances with no answer yet
+	queued   int64     // bottom layer: calls waiting at the dependency
+	deadline int64     // the tick the caller gives up on this try
+	born     int64     // the tick the try was sent
 	// excess: calls of g withdrawn from the dependency's waiting room
 	// while its entries there still count them (see queueServer).
 	excess   int64

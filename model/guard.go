@@ -81,8 +81,8 @@ func trimZero(s string) string {
 
 // Sizes of the live state's parts, for the memory cap.
 const (
-	groupBytes  = 96  // a group, and its place in the free list
-	eventBytes  = 40  // a scheduled event
+	groupBytes  = 104 // a group, and its place in the free list
+	eventBytes  = 56  // a scheduled event
 	entryBytes  = 16  // a queued entry, a cohort
 	seriesBytes = 120 // a row of a series
 )

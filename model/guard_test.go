@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // jitterStorm is three layers of ten attempts with exponential backoff from
@@ -73,5 +74,18 @@ func TestMemoryCap(t *testing.T) {
 	got, err := RunPlan(context.Background(), ps, 1, Options{MaxMemory: 1 << 20})
 	if err != nil || got.Aborted != "" || fmt.Sprintf("%#v", got.Metrics) != fmt.Sprintf("%#v", want.Metrics) {
 		t.Errorf("a cell within its cap: %v %q %v", err, got.Aborted, got.Metrics)
+	}
+}
+
+// TestStateSizes: the memory estimate's sizes cover the engine's types.
+func TestStateSizes(t *testing.T) {
+	if g := int64(unsafe.Sizeof(group{})) + 8; groupBytes < g {
+		t.Errorf("groupBytes = %d, but a group and its free-list slot take %d", groupBytes, g)
+	}
+	if e := int64(unsafe.Sizeof(event{})); eventBytes < e {
+		t.Errorf("eventBytes = %d, but an event takes %d", eventBytes, e)
+	}
+	if e := int64(unsafe.Sizeof(qEntry{})); entryBytes < e {
+		t.Errorf("entryBytes = %d, but a queue entry takes %d", entryBytes, e)
 	}
 }

@@ -392,7 +392,10 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, ret
 	if parent != nil {
 		parent.refs++
 		if s.p.Cancel {
-			parent.kids = append(parent.kids, g)
+			if parent.kids == nil {
+				parent.kids = new([]*group)
+			}
+			*parent.kids = append(*parent.kids, g)
 		}
 	}
 	if t := s.p.Chain[layer].Timeout; t >= 0 {
@@ -739,7 +742,10 @@ func (s *stoch) timeout(g *group) {
 // Retries and calls not yet started for them see their parent closed and
 // do not start.
 func (s *stoch) cancelBelow(g *group) {
-	for _, k := range g.kids {
+	if g.kids == nil {
+		return
+	}
+	for _, k := range *g.kids {
 		if k.state == gsOpen {
 			k.state = gsCancelled
 			s.budgets.end(k.layer, k.client, k.sentAsRetry(), k.awaitedCopies())
