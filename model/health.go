@@ -7,6 +7,10 @@ import "math"
 // unhealthy tick at or after the fault's start: the run has recovered when
 // that is not its last tick.
 //
+// It also remembers the first unhealthy tick of the run (the collapse,
+// with or without a fault) and the first tick, from the fault's end (the
+// start without a fault), whose backlog is at most Health.Limit (the drain).
+//
 // The queue rule: the calls waiting at the dependency are at most
 // Health.Limit. The goodput rule: over the last Health.WindowTicks ticks,
 // successes are at least Health.Goodput × arrivals; healthy until the first
@@ -17,11 +21,14 @@ type health struct {
 	gp      goodputWindow
 	from    int64 // the fault's first tick (0 without a fault): earlier ticks do not count
 	lastBad int64
-	every   bool // judge every tick (a series is recorded), not only those that can matter
+	// firstBad: the first unhealthy tick; drained: the first tick at or
+	// after drainFrom with the backlog at most limit (−1: none yet).
+	firstBad, drained, drainFrom int64
 }
 
-func newHealth(p *Plan, every bool) health {
-	h := health{rule: p.Health.Rule, limit: p.Health.Limit, from: p.Fault.From, lastBad: -1, every: every,
+func newHealth(p *Plan) health {
+	h := health{rule: p.Health.Rule, limit: p.Health.Limit, from: p.Fault.From, lastBad: -1,
+		firstBad: -1, drained: -1, drainFrom: p.Fault.To,
 		gp: goodputWindow{w: p.Health.WindowTicks, g: p.Health.Goodput}}
 	if h.rule == HealthGoodput && h.gp.w < 1<<12 {
 		n := 16
@@ -34,12 +41,8 @@ func newHealth(p *Plan, every bool) health {
 }
 
 // observe judges tick t, in which ok requests succeeded and arrivals
-// arrived, with backlog calls waiting at its end. Ticks long before the
-// fault are not judged unless every tick is: they cannot change the verdict.
+// arrived, with backlog calls waiting at its end.
 func (h *health) observe(t, ok, arrivals, backlog int64) (unhealthy bool) {
-	if !h.every && t+h.gp.w < h.from {
-		return false
-	}
 	if h.rule == HealthQueue {
 		unhealthy = float64(backlog) > h.limit+1e-9
 	} else {
@@ -50,10 +53,22 @@ func (h *health) observe(t, ok, arrivals, backlog int64) (unhealthy bool) {
 		g.expire(t)
 		unhealthy = !g.healthy(t)
 	}
-	if unhealthy && t >= h.from {
-		h.lastBad = t
-	}
+	h.mark(t, t+1, unhealthy, backlog)
 	return unhealthy
+}
+
+// mark records that ticks a..b−1 were all unhealthy or all healthy, with
+// backlog calls waiting at the end of each.
+func (h *health) mark(a, b int64, unhealthy bool, backlog int64) {
+	if unhealthy && b-1 >= h.from {
+		h.lastBad = b - 1
+	}
+	if unhealthy && h.firstBad < 0 {
+		h.firstBad = a
+	}
+	if x := max(a, h.drainFrom); h.drained < 0 && x < b && float64(backlog) <= h.limit+1e-9 {
+		h.drained = x
+	}
 }
 
 // idle judges ticks a..b−1 in which nothing happened, with backlog calls
@@ -61,9 +76,7 @@ func (h *health) observe(t, ok, arrivals, backlog int64) (unhealthy bool) {
 // (when not nil).
 func (h *health) idle(a, b, backlog int64, mark func(x, y int64, unhealthy bool)) {
 	note := func(x, y int64, unhealthy bool) {
-		if unhealthy && y-1 >= h.from {
-			h.lastBad = y - 1
-		}
+		h.mark(x, y, unhealthy, backlog)
 		if mark != nil {
 			mark(x, y, unhealthy)
 		}
@@ -90,8 +103,9 @@ func (h *health) idle(a, b, backlog int64, mark func(x, y int64, unhealthy bool)
 }
 
 // repeat judges k ticks from tick from that repeat the last one judged:
-// ok successes and arrivals each, unhealthy or not.
-func (h *health) repeat(from, k, ok, arr int64, unhealthy bool) {
+// ok successes and arrivals each, unhealthy or not, the backlog at the end
+// of the first of them first and on the same side of the limit throughout.
+func (h *health) repeat(from, k, ok, arr int64, unhealthy bool, first int64) {
 	last := from + k - 1
 	if h.rule == HealthGoodput {
 		for x := max(from, last-h.gp.w+1); x <= last; x++ {
@@ -101,9 +115,7 @@ func (h *health) repeat(from, k, ok, arr int64, unhealthy bool) {
 			h.gp.expire(x)
 		}
 	}
-	if unhealthy && last >= h.from {
-		h.lastBad = last
-	}
+	h.mark(from, last+1, unhealthy, first)
 }
 
 // recovery is the verdict of a run of ticks ticks whose fault ended at
@@ -118,6 +130,31 @@ func (h *health) recovery(ticks int64, tickS, faultEnd float64) (bool, float64) 
 		return true, 0
 	}
 	return true, math.Max(0, float64(h.lastBad+1)*tickS-faultEnd)
+}
+
+// verdict fills in m's judgement of a run of p: recovery, collapse, drain.
+func (h *health) verdict(m *Metrics, p *Plan) {
+	m.Recovered, m.RecoveryS = h.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
+	m.CollapseS, m.DrainS = h.collapse(p.TickS), h.drain(p.TickS)
+}
+
+// collapse is the seconds from the run's start to the start of its first
+// unhealthy tick; NaN when it never was.
+func (h *health) collapse(tickS float64) float64 {
+	if h.firstBad < 0 {
+		return math.NaN()
+	}
+	return float64(h.firstBad) * tickS
+}
+
+// drain is the seconds from the fault's end (the run's start without a
+// fault) to the start of the first tick whose backlog was at most the
+// healthy limit; NaN when it never was, or there is no limit.
+func (h *health) drain(tickS float64) float64 {
+	if h.drained < 0 {
+		return math.NaN()
+	}
+	return float64(h.drained-h.drainFrom) * tickS
 }
 
 // goodputWindow keeps successes and arrivals of the ticks in the health

@@ -8,8 +8,8 @@ import (
 // TestHealthQueueRule: unhealthy above the limit; only ticks from the
 // fault's start count for the verdict; recovery counts from the fault's end.
 func TestHealthQueueRule(t *testing.T) {
-	p := &Plan{Health: HealthPlan{Rule: HealthQueue, Limit: 100, WindowTicks: 1}, Fault: FaultWindow{Has: true, From: 10}}
-	h := newHealth(p, true)
+	p := &Plan{Health: HealthPlan{Rule: HealthQueue, Limit: 100, WindowTicks: 1}, Fault: FaultWindow{Has: true, From: 10, To: 15}}
+	h := newHealth(p)
 	backlog := map[int64]int64{5: 500, 12: 101, 13: 100, 20: 300}
 	for x := int64(0); x < 30; x++ {
 		if got := h.observe(x, 0, 0, backlog[x]); got != (backlog[x] > 100) {
@@ -23,10 +23,31 @@ func TestHealthQueueRule(t *testing.T) {
 	if rec, s := h.recovery(31, 1, 15); rec || !math.IsNaN(s) {
 		t.Errorf("unhealthy in the last tick: recovered %v, %v", rec, s)
 	}
-	quiet := newHealth(p, false)
+	// Collapse: first unhealthy at tick 5, before the fault. Drain: from
+	// the fault's end (tick 15) the backlog (300 at tick 20, 0 elsewhere)
+	// is within the limit at once.
+	if c, d := h.collapse(1), h.drain(1); c != 5 || d != 0 {
+		t.Errorf("collapse %v s, drain %v s; want 5 and 0", c, d)
+	}
+	quiet := newHealth(p)
 	quiet.observe(5, 0, 0, 500)
 	if rec, s := quiet.recovery(30, 1, 15); !rec || s != 0 {
 		t.Errorf("unhealthy only before the fault: recovered %v after %v s, want after 0 s", rec, s)
+	}
+	// A backlog that drains 100 a tick from 1000 at the fault's end.
+	slow := newHealth(p)
+	for x := int64(0); x < 30; x++ {
+		q := int64(0)
+		if x >= 15 {
+			q = max(0, 1000-100*(x-15))
+		}
+		slow.observe(x, 0, 0, q)
+	}
+	if d := slow.drain(1); d != 9 {
+		t.Errorf("backlog 1000 at tick 15, down 100 a tick to the limit of 100 at tick 24: drain %v s, want 9", d)
+	}
+	if fresh := newHealth(p); !math.IsNaN(fresh.collapse(1)) {
+		t.Errorf("never unhealthy: collapse %v, want NaN", fresh.collapse(1))
 	}
 }
 
@@ -34,7 +55,7 @@ func TestHealthQueueRule(t *testing.T) {
 // healthy until a whole window has passed; idle ticks age the window.
 func TestHealthGoodput(t *testing.T) {
 	p := &Plan{Health: HealthPlan{Rule: HealthGoodput, Goodput: 0.9, WindowTicks: 3}}
-	h := newHealth(p, true)
+	h := newHealth(p)
 	steps := []struct {
 		ok, arr   int64
 		unhealthy bool

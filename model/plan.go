@@ -33,6 +33,9 @@ type Plan struct {
 	ThinkTicks int64        // closed loop: pause after an answer, at least one tick
 	ThinkSpan  int64        // closed loop: first requests spread over this many ticks
 
+	Backlog   int64 // requests sent in the first tick, before its arrivals (initial.backlog)
+	Abandoned int64 // calls waiting at the start whose callers have gone (initial.abandoned)
+
 	Deadline   int64 // ticks the edge gives a request; −1 = none
 	FlakyShare float64
 	FlakyTries int32

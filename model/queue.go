@@ -107,7 +107,7 @@ func (s *queueSim) run() Metrics {
 		}
 	}
 	m := s.c.metrics(p, p.BaseRate())
-	m.Recovered, m.RecoveryS = s.health.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
+	s.health.verdict(&m, p)
 	return m
 }
 
@@ -124,7 +124,7 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 		limit:    p.QueueLimit,
 		arr:      newArrivals(p, r),
 		budgets:  newBudgets(p, 1, 1, r),
-		health:   newHealth(p, series),
+		health:   newHealth(p),
 		cl:       newCollapse(p.Collapse),
 	}
 	if series {
@@ -167,6 +167,13 @@ func (s *queueSim) step(t int64) {
 	var n int64
 	if t == s.arr.next {
 		n = s.arr.draw(t)
+	}
+	if t == 0 {
+		// The initial state: the backlog's requests arrive first; the
+		// abandoned calls wait, for callers that are gone.
+		n += p.Backlog
+		s.backlog += p.Abandoned
+		s.queued += p.Abandoned
 	}
 	s.c.requests += n
 	s.tk.requests = n

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // steady lets the queue engine jump over ticks that would repeat the one
 // before exactly. Most of an hour-long run is such ticks: a healthy system
@@ -116,14 +119,14 @@ func (s *queueSim) repeats(t int64, sig *tickSig) int64 {
 		// The backlog fed the whole capacity: it must keep doing so.
 		k = min(k, (s.backlog-sig.fromBacklog)/-d)
 	}
-	if s.health.rule == HealthQueue && d != 0 {
-		// The verdict must not change on the way.
-		limit := s.health.limit + 1e-9
+	if limit := s.health.limit + 1e-9; d != 0 && !math.IsNaN(limit) {
+		// The verdict (queue rule) and whether the backlog is within the
+		// healthy limit (the drain) must not change on the way.
 		q := float64(s.queued)
 		switch {
-		case sig.unhealthy && d < 0:
+		case q > limit && d < 0:
 			k = min(k, int64((q-limit)/float64(-d)))
-		case !sig.unhealthy && d > 0:
+		case q <= limit && d > 0:
 			k = min(k, int64((limit-q)/float64(d)))
 		}
 	}
@@ -133,6 +136,7 @@ func (s *queueSim) repeats(t int64, sig *tickSig) int64 {
 // jump applies k repeats of tick t's sig after tick t.
 func (s *queueSim) jump(t, k int64, sig *tickSig) {
 	tk := &sig.tk
+	first := s.queued + sig.dBacklog // at the end of the first repeat
 	s.c.requests += k * tk.requests
 	s.c.calls += k * tk.calls
 	s.c.ok += k * tk.ok
@@ -151,7 +155,7 @@ func (s *queueSim) jump(t, k int64, sig *tickSig) {
 	s.rows = rotate(s.rows, k)
 	s.due = rotate(s.due, k)
 	s.arr.skip(k)
-	s.health.repeat(t+1, k, tk.ok, tk.requests, sig.unhealthy)
+	s.health.repeat(t+1, k, tk.ok, tk.requests, sig.unhealthy, first)
 }
 
 // rotate moves every entry of a ring k places on.

@@ -45,6 +45,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	p.Allowed = s.FlatAttempts()
 	p.EdgeTimeout = layers[0].Timeout
 	p.Cancel = s.CancelAbandoned
+	p.Backlog, p.Abandoned = s.Initial.Backlog, s.Initial.Abandoned
 	retrying := func(i int) bool { // retry_at: the layer that retries
 		switch s.RetryAt {
 		case "edge":
@@ -329,6 +330,8 @@ func queueSupports(s *Scenario) error {
 		return bad("dependency.collapse.window", "needs engine = \"stochastic\"; the queue engine measures overload per tick")
 	case s.Dependency.Collapse.Demand == "offered":
 		return bad("dependency.collapse.demand", "offered demand needs engine = \"stochastic\"; the queue engine measures the calls waiting")
+	case s.Initial.Abandoned > 0 && timeout == 0:
+		return bad("initial.abandoned", "the queue engine keeps abandoned calls only for callers that give up: set a timeout on the bottom layer")
 	}
 	if timeout%tick != 0 {
 		return bad(fmt.Sprintf("layer.%d.timeout", min(len(s.Layer), len(layers))-1),

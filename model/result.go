@@ -15,6 +15,8 @@ import (
 type Metrics struct {
 	Recovered       bool    // healthy from some time after the fault to the end of the run
 	RecoveryS       float64 // seconds from the end of the fault until healthy for good; NaN when never
+	CollapseS       float64 // seconds from the start until first unhealthy, fault or not; NaN when never
+	DrainS          float64 // seconds from the end of the fault (the start without one) until the backlog is first within the healthy limit; NaN when never
 	Requests        float64 // user (top-level) requests that arrived
 	Calls           float64 // attempts that reached the dependency
 	PeakCalls       float64 // the most calls the dependency received in one tick
@@ -162,7 +164,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 // aborted is the result of a cell stopped for memory: every metric NaN.
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
-	m := Metrics{RecoveryS: nan}
+	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan}
 	for _, p := range counted(&m) {
 		*p = nan
 	}
@@ -233,7 +235,27 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	default:
 		mean.RecoveryS, sd.RecoveryS = stat.MeanStdDev(rec, nil)
 	}
+	mean.CollapseS, sd.CollapseS = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseS })
+	mean.DrainS, sd.DrainS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainS })
 	return mean, sd, share, sp
+}
+
+// meanDefined is the mean and standard deviation of a metric over the
+// replicates where it has a value (NaN: none has).
+func meanDefined(runs []Metrics, get func(m *Metrics) float64) (mean, sd float64) {
+	var xs []float64
+	for i := range runs {
+		if x := get(&runs[i]); !math.IsNaN(x) {
+			xs = append(xs, x)
+		}
+	}
+	switch len(xs) {
+	case 0:
+		return math.NaN(), math.NaN()
+	case 1:
+		return xs[0], 0
+	}
+	return stat.MeanStdDev(xs, nil)
 }
 
 // wilson is the Wilson score interval at 95% for k successes in n trials.

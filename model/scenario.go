@@ -29,11 +29,19 @@ type Scenario struct {
 	Dependency Dependency `toml:"dependency" doc:"the dependency at the bottom of the chain"`
 	Fault      []Fault    `toml:"fault" doc:"faults, each over a window"`
 	Health     Health     `toml:"health" doc:"what counts as healthy"`
+	Initial    Initial    `toml:"initial" doc:"the state the run starts in"`
 	RNG        string     `toml:"rng" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
 	CancelAbandoned bool `toml:"cancel_abandoned" doc:"stochastic: a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
+}
+
+// Initial is the state a run starts in: a system already loaded, for the
+// time it takes to drain or to collapse from there.
+type Initial struct {
+	Backlog   int64 `toml:"backlog" unit:"requests" doc:"requests already sent when the run starts: all sent in its first tick, before that tick's arrivals, so their calls wait at the dependency from the start, their callers' timers running"`
+	Abandoned int64 `toml:"abandoned" unit:"calls" doc:"calls waiting at the dependency when the run starts whose callers have given up: work nobody waits for (dropped at once with drop_expired)"`
 }
 
 // Layer is one caller in the chain and its retry policy.
@@ -386,6 +394,14 @@ func (s *Scenario) Validate() error {
 	if calls := s.peakRate() * s.Duration.Seconds() * float64(s.FlatAttempts()); calls > MaxCalls {
 		return bad("load", "%v requests/s (%v at the highest spike) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
 			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), calls, float64(MaxCalls))
+	}
+	switch i := s.Initial; {
+	case i.Backlog < 0 || float64(i.Backlog)*float64(s.FlatAttempts()) > MaxCalls:
+		return bad("initial.backlog", "must be ≥ 0 and, times the %d attempts a request may make, at most %.3g, got %d", s.FlatAttempts(), float64(MaxCalls), i.Backlog)
+	case i.Abandoned < 0 || float64(i.Abandoned) > MaxCalls:
+		return bad("initial.abandoned", "must be from 0 to %.3g calls, got %d", float64(MaxCalls), i.Abandoned)
+	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !(s.Dependency.Capacity == 0 && s.Dependency.LatencySlope > 0):
+		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
 	if e := s.Budget.validate(); e != nil {
 		return e

@@ -63,7 +63,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	s.srv = newServer(s)
 	s.budgets = newBudgets(p, len(p.Chain), p.Clients, s.r)
 	s.clientsApart = s.budgets.perClient()
-	s.health = newHealth(p, series)
+	s.health = newHealth(p)
 	if series {
 		s.rec = newRecorder(p)
 	}
@@ -119,7 +119,7 @@ func (s *stoch) run() {
 
 // nextTick returns the next tick after t in which something can happen.
 func (s *stoch) nextTick(t int64) int64 {
-	if s.arr.next == t+1 {
+	if s.arr.next == t+1 || t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
 		return t + 1
 	}
 	return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t))
@@ -136,7 +136,8 @@ func (s *stoch) step(t int64) {
 	sg := &p.Faults[s.seg]
 	s.tk = tickCounts{}
 
-	// 1. the tick's new requests, and the per-tick allowances
+	// 1. the tick's new requests, and the per-tick allowances (the first
+	// tick then starts in the initial state)
 	var n int64
 	if t == s.arr.next {
 		n = s.arr.draw(t)
@@ -154,6 +155,9 @@ func (s *stoch) step(t int64) {
 		s.tickBudgets(sl)
 	}
 	s.srv.begin(t, sg)
+	if t == 0 {
+		s.initial()
+	}
 
 	// 2. events in scheduling order, then the new requests
 	if busy {
@@ -212,6 +216,29 @@ func (s *stoch) step(t int64) {
 	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, q)
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, q, s.inFlight())
+	}
+}
+
+// initial sets up the state the run starts in (in tick 0, before
+// anything else): the abandoned calls wait at the dependency, for a caller
+// that is gone; the backlog's requests start, spread over the clients.
+func (s *stoch) initial() {
+	p := s.p
+	if p.Abandoned > 0 {
+		g := s.open(nil, s.bottom, 1, 0, 0, false, false, false, never, p.Abandoned)
+		g.state = gsClosed
+		s.srv.arrive(g, p.Abandoned)
+		s.gs.release(g)
+	}
+	if p.Backlog > 0 {
+		s.c.requests += p.Backlog
+		s.tk.requests += p.Backlog
+		per, extra := p.Backlog/int64(p.Clients), p.Backlog%int64(p.Clients)
+		for c := range p.Clients {
+			if n := per + min(1, max(0, extra-int64(c))); n > 0 {
+				s.startRoots(c, n)
+			}
+		}
 	}
 }
 
@@ -766,7 +793,7 @@ func (s *stoch) cancelBelow(g *group) {
 // metrics turns the run's counts into Metrics.
 func (s *stoch) metrics() Metrics {
 	m := s.c.metrics(s.p, s.baseRate())
-	m.Recovered, m.RecoveryS = s.health.recovery(s.p.Ticks, s.p.TickS, s.p.Fault.End.Seconds())
+	s.health.verdict(&m, s.p)
 	return m
 }
 

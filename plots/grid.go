@@ -352,6 +352,8 @@ func isDuration(v sweep.Value) bool {
 var metricLabels = map[string]string{
 	"recovered":             "recovered (1 = yes)",
 	"recovery_s":            "recovery time after the fault (s)",
+	"collapse_s":            "time to collapse (s from the start)",
+	"drain_s":               "time to drain (s after the fault)",
 	"requests":              "user requests (per run)",
 	"calls":                 "calls at the dependency (per run)",
 	"calls_per_s":           "mean call rate at the dependency (calls/s)",
