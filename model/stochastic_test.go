@@ -125,7 +125,7 @@ func TestStochasticInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		sc := randomScenario(r)
-		if !checkInvariants(t, i, sc, r.Uint64()) {
+		if _, ok := checkInvariants(t, i, sc, r.Uint64()); !ok {
 			return
 		}
 	}
@@ -134,8 +134,9 @@ func TestStochasticInvariants(t *testing.T) {
 // checkInvariants runs sc and checks what holds whatever the scenario:
 // requests are conserved, calls (hedges apart) stay within the attempts
 // allowed, refusals add up by reason, the same seed gives the same result,
-// and the series adds up to the totals. It reports whether all held.
-func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) bool {
+// and the series adds up to the totals. It returns the metrics and
+// whether all held.
+func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) (Metrics, bool) {
 	t.Helper()
 	if err := Check(&sc); err != nil {
 		t.Fatalf("scenario %d: %v\n%+v", i, err, sc)
@@ -181,7 +182,7 @@ func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) bool {
 	if req != m.Requests || calls != m.Calls || ok != m.Successful || fail != m.Failed || refused != m.RetriesRefused || hedges != m.Hedges {
 		t.Errorf("series totals %v %v %v %v %v %v ≠ metrics: %s", req, calls, ok, fail, refused, hedges, desc)
 	}
-	return !t.Failed()
+	return m, !t.Failed()
 }
 
 // TestStochasticRecycling runs random scenarios, nested chains that fail
@@ -189,6 +190,7 @@ func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) bool {
 // recycled groups kept poisoned instead of reused: any use of a group after
 // the engine let go of it panics, and the results are those of a normal run.
 func TestStochasticRecycling(t *testing.T) {
+	t.Parallel()
 	var cases []Scenario
 	r := rand.New(rand.NewPCG(21, 22))
 	for range 150 {
@@ -317,6 +319,7 @@ func TestNestedChainMultiplies(t *testing.T) {
 // distribution: the cohort engine and the same engine run one request at a
 // time (both with PCG) agree on the means over many seeds.
 func TestCohortsMatchRequests(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("statistical comparison")
 	}
