@@ -37,6 +37,14 @@ func newArrivals(p *Plan, r *rng) *arrivals {
 	return a
 }
 
+// restart makes the arrivals follow p from tick t on (a change): the next
+// tick is planned afresh; a constant rate's carried fraction is kept.
+func (a *arrivals) restart(p *Plan, t int64) {
+	a.p, a.seg, a.segTo, a.segAt, a.knuth, a.gap, a.pt = p, 0, -1, 0, false, false, 0
+	a.accAt = max(a.accAt, t)
+	a.plan(t)
+}
+
 // lambda is the mean number of new requests per tick in segment sg.
 func (a *arrivals) lambda(sg *Segment) float64 {
 	return a.p.Load * sg.ArrFactor / a.p.TPS

@@ -55,8 +55,11 @@ type Plan struct {
 
 	Budget BudgetPlan
 	Health HealthPlan
-	Fault  FaultWindow
-	Faults []Segment // the run cut into stretches of constant fault effects, covering [0, Ticks)
+	// Changes are the run's interventions, in time order: from each one's
+	// tick on, the run follows its plan.
+	Changes []PlanChange
+	Fault   FaultWindow
+	Faults  []Segment // the run cut into stretches of constant fault effects, covering [0, Ticks)
 
 	// Single sends every request as a group of one and handles calls one at
 	// a time in the order they happen, drawing for each as it comes: the

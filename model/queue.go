@@ -68,6 +68,10 @@ type queueSim struct {
 
 	fromBacklog, backlogCap int64 // this tick: calls served from the backlog, and the capacity it was offered
 
+	r        *rng
+	p0       *Plan // the run's plan (s.p: the one in force)
+	changeAt int64 // the tick of the next change; never when none
+
 	g       *guard // nil: no cancellation, no cap
 	cohorts int64  // cohorts held in rows and retry lists, for the memory cap
 
@@ -116,6 +120,9 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 	r := newRNG(p, seed)
 	s := &queueSim{
 		p:        p,
+		p0:       p,
+		r:        r,
+		changeAt: p.nextChange(-1),
 		attempts: l.Attempts,
 		timeout:  l.Timeout,
 		loss:     p.Server == ServerLoss,
@@ -133,11 +140,20 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 	if steadyApplies(p, series) {
 		s.st = &steady{snapAt: -1}
 	}
+	s.setWaits(l, 0)
+	s.rows = make([][]cohort, pow2(max(s.timeout, 0)+1))
+	return s
+}
+
+// setWaits sets the waits before each retry from the caller's backoff,
+// growing the ring of retries due if a wait needs it (t: the current tick,
+// whose retries are not taken yet).
+func (s *queueSim) setWaits(l LayerPlan, t int64) {
 	w := newWaits(l)
 	maxDelay := int64(0)
 	s.delay = make([]int64, max(0, l.Attempts-1))
 	for i := range s.delay {
-		s.delay[i] = min(w.fixed[i].fixed, p.Ticks)
+		s.delay[i] = min(w.fixed[i].fixed, s.p.Ticks)
 		maxDelay = max(maxDelay, s.delay[i])
 	}
 	s.sameDelay = -1
@@ -149,13 +165,45 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 			}
 		}
 	}
-	s.due = make([][]cohort, pow2(maxDelay+2))
-	s.rows = make([][]cohort, pow2(max(s.timeout, 0)+1))
-	return s
+	if n := pow2(maxDelay + 2); n > int64(len(s.due)) {
+		due := make([][]cohort, n)
+		for x := t; x < t+int64(len(s.due)); x++ {
+			due[x&(n-1)] = s.due[x&int64(len(s.due)-1)]
+		}
+		s.due = due
+	}
+}
+
+// adopt makes the run follow np, a change's plan, from tick t on: the
+// attempts and waits of retries decided from now on, a budget afresh if its
+// keys changed, the queue's settings, the arrivals, the healthy limit.
+func (s *queueSim) adopt(np *Plan, t int64) {
+	old := s.p
+	s.p = np
+	s.seg = np.SegmentAt(0, t)
+	s.attempts = np.Chain[0].Attempts
+	s.setWaits(np.Chain[0], t)
+	if old.Budget != np.Budget {
+		s.budgets = newBudgets(np, 1, 1, s.r)
+	}
+	s.limit, s.drop = np.QueueLimit, np.DropExpired
+	if old.Collapse != np.Collapse {
+		s.cl = newCollapse(np.Collapse)
+	}
+	s.arr.restart(np, t)
+	s.health.limit = np.Health.Limit
+	s.st = nil
+	if steadyApplies(np, s.rec != nil) {
+		s.st = &steady{snapAt: -1}
+	}
 }
 
 // step runs tick t.
 func (s *queueSim) step(t int64) {
+	if t == s.changeAt {
+		s.adopt(s.p0.planAt(t), t)
+		s.changeAt = s.p0.nextChange(t)
+	}
 	p := s.p
 	s.seg = p.SegmentAt(s.seg, t)
 	sg := &p.Faults[s.seg]

@@ -106,7 +106,7 @@ func (s *queueSim) repeats(t int64, sig *tickSig) int64 {
 	// Leave the last ticks, whose retries fall after the run, to be stepped.
 	k := p.Ticks - 1 - t - int64(len(s.due)) - max(s.timeout, 0) - 1
 	k = min(k, p.Faults[sig.seg].To-1-t)
-	for _, b := range []int64{p.Fault.From, p.Fault.To} {
+	for _, b := range []int64{p.Fault.From, p.Fault.To, s.changeAt} {
 		if b > t {
 			k = min(k, b-1-t)
 		}

@@ -34,6 +34,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	}
 	p.Scenario.Layer = slices.Clone(s.Layer)
 	p.Scenario.Fault = slices.Clone(s.Fault)
+	p.Scenario.Change = slices.Clone(s.Change)
 	p.Single = p.Minstd
 	p.Ticks = int64(s.Duration) / p.TickNs
 	if s.Engine == "stochastic" {
@@ -148,6 +149,9 @@ func (s *Scenario) Resolve() (*Plan, error) {
 
 	p.resolveFaults()
 	p.resolveHealth()
+	if err := p.resolveChanges(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

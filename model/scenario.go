@@ -30,6 +30,7 @@ type Scenario struct {
 	Fault      []Fault    `toml:"fault" doc:"faults, each over a window"`
 	Health     Health     `toml:"health" doc:"what counts as healthy"`
 	Initial    Initial    `toml:"initial" doc:"the state the run starts in"`
+	Change     []Change   `toml:"change" doc:"interventions: keys that take new values at a moment of the run"`
 	RNG        string     `toml:"rng" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 
@@ -419,7 +420,7 @@ func (s *Scenario) Validate() error {
 	} else if h.Window <= 0 {
 		return bad("health.window", "must be positive, got %v", h.Window)
 	}
-	return nil
+	return s.validateChanges()
 }
 
 func (b Backoff) validate(p string) *FieldError {

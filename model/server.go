@@ -27,6 +27,9 @@ type server interface {
 	withdraw(g *group, n int64)
 	// entries is how many entries the waiting room holds, for the memory cap.
 	entries() int64
+	// adopt takes the settings of np, a change's plan (old: the plan
+	// before): a queue limit, overload collapse (afresh when changed).
+	adopt(old, np *Plan)
 }
 
 // newServer makes the dependency of a run.

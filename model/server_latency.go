@@ -49,3 +49,5 @@ func (l *latencyServer) idle(int64, int64) {}
 func (l *latencyServer) withdraw(*group, int64) {}
 
 func (l *latencyServer) entries() int64 { return 0 }
+
+func (l *latencyServer) adopt(_, _ *Plan) {}

@@ -50,3 +50,9 @@ func (l *lossServer) idle(a, b int64) { idleCredit(l.s, &l.cr, a, b) }
 func (l *lossServer) withdraw(*group, int64) {}
 
 func (l *lossServer) entries() int64 { return 0 }
+
+func (l *lossServer) adopt(old, np *Plan) {
+	if old.Collapse != np.Collapse {
+		l.cl = newCollapse(np.Collapse)
+	}
+}

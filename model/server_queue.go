@@ -206,3 +206,10 @@ func (e *qEntry) dropWithdrawn() {
 }
 
 func (q *queueServer) entries() int64 { return int64(cap(q.q)) }
+
+func (q *queueServer) adopt(old, np *Plan) {
+	q.limit = np.QueueLimit
+	if old.Collapse != np.Collapse {
+		q.cl = newCollapse(np.Collapse)
+	}
+}

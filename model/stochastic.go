@@ -9,7 +9,8 @@ import "math"
 // out, cancel. Each rule is written once; with Plan.Single every request
 // is a group of one and the same rules run call by call.
 type stoch struct {
-	p   *Plan
+	p   *Plan // the plan in force (a change's, after it)
+	p0  *Plan // the run's plan: its changes, its fault window, its base rate
 	r   *rng
 	now int64
 	seg int // segment of now
@@ -37,6 +38,7 @@ type stoch struct {
 	g      *guard
 	events int // events handled since the guard was last asked
 
+	changeAt int64        // the tick of the next change; never when none
 	breakers [][]*breaker // by layer, then client; nil without breakers
 	hedger   *hedger      // the bottom layer's hedging; nil without
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
@@ -56,7 +58,7 @@ func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Serie
 }
 
 func newStoch(p *Plan, seed uint64, series bool) *stoch {
-	s := &stoch{p: p, r: newRNG(p, seed), bottom: int8(len(p.Chain) - 1)}
+	s := &stoch{p: p, p0: p, r: newRNG(p, seed), bottom: int8(len(p.Chain) - 1), changeAt: p.nextChange(-1)}
 	for _, l := range p.Chain {
 		s.waits = append(s.waits, newWaits(l))
 	}
@@ -122,13 +124,17 @@ func (s *stoch) nextTick(t int64) int64 {
 	if s.arr.next == t+1 || t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
 		return t + 1
 	}
-	return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t))
+	return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t), s.changeAt)
 }
 
 // step runs tick t.
 func (s *stoch) step(t int64) {
-	p := s.p
 	s.now = t
+	if t == s.changeAt {
+		s.adopt(s.p0.planAt(t))
+		s.changeAt = s.p0.nextChange(t)
+	}
+	p := s.p
 	if len(s.cal.far) > 0 {
 		s.cal.migrate(t)
 	}
@@ -217,6 +223,45 @@ func (s *stoch) step(t int64) {
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, q, s.inFlight())
 	}
+}
+
+// adopt makes the run follow np, a change's plan, from now on. The parts a
+// change may reconfigure are made anew from it where their keys changed: a
+// budget or a breaker starts afresh, as a new configuration deployed does;
+// the waits, the hedger, the arrivals and the server's settings follow the
+// new keys. Groups in flight keep their deadlines; a try that fails from
+// now on retries as the new attempts and backoff say.
+func (s *stoch) adopt(np *Plan) {
+	old := s.p
+	s.p = np
+	s.seg = np.SegmentAt(0, s.now)
+	for i, l := range np.Chain {
+		s.waits[i] = newWaits(l)
+	}
+	if old.Budget != np.Budget {
+		s.budgets = newBudgets(np, len(np.Chain), np.Clients, s.r)
+		s.clientsApart = s.budgets.perClient()
+	}
+	if np.Breakers && s.breakers == nil {
+		s.breakers = make([][]*breaker, len(np.Chain))
+	}
+	for i, l := range np.Chain {
+		if s.breakers != nil && old.Chain[i].Breaker != l.Breaker {
+			s.breakers[i] = nil
+			if l.Breaker.Kind != BreakerNone {
+				s.breakers[i] = make([]*breaker, np.Clients)
+			}
+		}
+	}
+	if h := np.Chain[s.bottom].Hedge; h != old.Chain[s.bottom].Hedge {
+		s.hedger = nil
+		if h.Delay > 0 {
+			s.hedger = newHedger(np, h, np.Chain[s.bottom].Timeout)
+		}
+	}
+	s.srv.adopt(old, np)
+	s.arr.restart(np, s.now)
+	s.health.limit = np.Health.Limit
 }
 
 // initial sets up the state the run starts in (in tick 0, before
@@ -792,8 +837,8 @@ func (s *stoch) cancelBelow(g *group) {
 
 // metrics turns the run's counts into Metrics.
 func (s *stoch) metrics() Metrics {
-	m := s.c.metrics(s.p, s.baseRate())
-	s.health.verdict(&m, s.p)
+	m := s.c.metrics(s.p0, s.baseRate())
+	s.health.verdict(&m, s.p0)
 	return m
 }
 
@@ -801,7 +846,7 @@ func (s *stoch) metrics() Metrics {
 // Load, or for a closed loop without one, the rate at which its clients
 // started requests before the first fault (over the whole run if none).
 func (s *stoch) baseRate() float64 {
-	p := s.p
+	p := s.p0
 	if p.Load > 0 || p.Arrivals != ArriveClosed {
 		return p.BaseRate()
 	}

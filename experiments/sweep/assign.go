@@ -125,7 +125,7 @@ func assign(dst reflect.Value, v any, path string) error {
 		default:
 			return fail("wants a number, got %s", Describe(v))
 		}
-	case reflect.Int:
+	case reflect.Int, reflect.Int64:
 		switch x := v.(type) {
 		case int64:
 			dst.SetInt(x)
@@ -174,6 +174,12 @@ func assign(dst reflect.Value, v any, path string) error {
 				return err
 			}
 		}
+	case reflect.Map: // a change's settings, kept as written
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fail("is a table of keys and values, { \"layer.0.attempts\" = 1, ... }, got %s", Describe(v))
+		}
+		dst.Set(reflect.ValueOf(m))
 	default:
 		return fail("cannot be set (internal: %s)", dst.Kind())
 	}

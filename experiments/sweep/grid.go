@@ -164,6 +164,9 @@ func (g *Grid) Cell(vals []Value, own map[string]Set) (Cell, error) {
 			return c, &CellError{Cell: c.Label(), Source: ax.Key, Path: ax.Path, Context: ax.Name + "=" + v.Text, Err: err}
 		}
 	}
+	if err := ApplyChanges(&c.Scenario); err != nil {
+		return c, g.resolveError(&c, sets, err)
+	}
 	p, err := c.Scenario.Resolve()
 	if err != nil {
 		return c, g.resolveError(&c, sets, err)
@@ -245,5 +248,7 @@ func (c *Cell) key() string {
 func Clone(s model.Scenario) model.Scenario {
 	s.Layer = slices.Clone(s.Layer)
 	s.Fault = slices.Clone(s.Fault)
+	s.Shape = slices.Clone(s.Shape)
+	s.Change = slices.Clone(s.Change)
 	return s
 }

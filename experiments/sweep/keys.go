@@ -52,6 +52,7 @@ func Keys(sc model.Scenario) []Key {
 func Reference() []Key {
 	sc := model.Default()
 	sc.Fault = []model.Fault{model.DefaultFault()}
+	sc.Change = []model.Change{{}}
 	var out []Key
 	seen := map[string]bool{}
 	for _, k := range Keys(sc) {
@@ -100,6 +101,10 @@ func format(v reflect.Value) string {
 		return strconv.FormatFloat(v.Float(), 'f', -1, 64)
 	case reflect.String:
 		return strconv.Quote(v.String())
+	case reflect.Map:
+		if v.Len() == 0 {
+			return "{}"
+		}
 	}
 	return fmt.Sprint(v.Interface())
 }

@@ -1,0 +1,183 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// then gives sc a change at `at` whose scenario is sc with edit applied, as
+// the loader builds it from the change's settings.
+func then(sc Scenario, at time.Duration, set map[string]any, edit func(s *Scenario)) Scenario {
+	next := sc
+	next.Layer = append([]Layer(nil), sc.Layer...)
+	next.Change = nil
+	edit(&next)
+	sc.Change = append(append([]Change(nil), sc.Change...), Change{At: Duration(at), Set: set, Then: &next})
+	return sc
+}
+
+// TestSwitchToBudget: the FIG. 1 server stuck after a 3 s blip under
+// immediate retries comes back within a few seconds once every client
+// switches to the token bucket; switching to backoff, or backoff with
+// jitter, leaves it stuck.
+func TestSwitchToBudget(t *testing.T) {
+	stuck := server60("immediate", 3*time.Second)
+	base := runOne(t, stuck, 1)
+	if base.Recovered {
+		t.Fatalf("the immediate policy recovered from the 3 s blip: %v", base)
+	}
+	for _, c := range []struct {
+		name      string
+		recovers  bool
+		set       map[string]any
+		edit      func(s *Scenario)
+		recoveryS float64 // at most, after the blip's end (the switch is 20 s after it)
+	}{
+		{"budget", true, map[string]any{"budget.kind": "token_bucket"}, func(s *Scenario) {
+			s.Budget = server60("budget", 0).Budget
+		}, 20 + 5},
+		{"backoff", false, map[string]any{"layer.0.backoff.kind": "exponential"}, func(s *Scenario) {
+			s.Layer[0].Backoff = server60("backoff", 0).Layer[0].Backoff
+		}, 0},
+		{"jitter", false, map[string]any{"layer.0.backoff.jitter": "full"}, func(s *Scenario) {
+			s.Layer[0].Backoff = server60("jitter", 0).Layer[0].Backoff
+		}, 0},
+	} {
+		m := runOne(t, then(stuck, 43*time.Second, c.set, c.edit), 1)
+		switch {
+		case m.Recovered != c.recovers:
+			t.Errorf("switch to %s at 43 s: recovered %v, want %v: %v", c.name, m.Recovered, c.recovers, m)
+		case c.recovers && (m.RecoveryS < 20 || m.RecoveryS > c.recoveryS):
+			t.Errorf("switch to %s 20 s after the blip: recovered after %v s, want within 5 s of the switch", c.name, m.RecoveryS)
+		}
+	}
+}
+
+// TestChangeBothEngines: turning retries off mid-storm in the 30-second-blip
+// system gives the same run in both engines (constant arrivals, whole
+// ticks): the storm stops growing, and the backlog left then drains at
+// capacity − load = 30 calls/s.
+func TestChangeBothEngines(t *testing.T) {
+	var got []Metrics
+	for _, engine := range []string{"queue", "stochastic"} {
+		sc := Default()
+		sc.Engine = engine
+		sc.Tick = Duration(time.Second)
+		sc.Duration = Duration(time.Hour)
+		sc.Load = 70
+		sc.Layer = []Layer{DefaultLayer()}
+		sc.Layer[0].Attempts = 27
+		sc.Dependency.Capacity = 100
+		sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(30 * time.Second), Factor: 1}}
+		sc = then(sc, 100*time.Second, map[string]any{"layer.0.attempts": 1}, func(s *Scenario) { s.Layer[0].Attempts = 1 })
+		m := runOne(t, sc, 1)
+		got = append(got, m)
+		// The queue peaks as the retries already due arrive, then drains;
+		// healthy again once it is down to capacity × timeout.
+		want := 10 + (m.PeakQueue-100)/30
+		if !m.Recovered || math.Abs(m.RecoveryS-want) > 2 {
+			t.Errorf("%s: %v; want a recovery after about %.0f s (a backlog of %v draining at 30/s)", engine, m, want, m.PeakQueue)
+		}
+	}
+	if got[0].String() != got[1].String() {
+		t.Errorf("engines differ:\nqueue      %v\nstochastic %v", got[0], got[1])
+	}
+}
+
+// TestChangeSettings: changes at impossible times or of keys that shape the
+// run are refused where they are written.
+func TestChangeSettings(t *testing.T) {
+	sc := server60("immediate", 3*time.Second)
+	same := func(*Scenario) {}
+	for _, c := range []struct {
+		sc   Scenario
+		want string
+	}{
+		{then(sc, 200*time.Second, map[string]any{"load": 1}, same), "change.0.at: must be inside the run"},
+		{then(then(sc, 50*time.Second, map[string]any{"load": 1}, same), 40*time.Second, map[string]any{"load": 2}, same), "change.1.at: changes must come in time order"},
+		{then(sc, 50*time.Second, map[string]any{"tick": "1ms"}, same), "change.0.set.tick: tick cannot change during a run"},
+		{then(sc, 50*time.Second, map[string]any{"fault": []any{}}, same), "change.0.set.fault: fault cannot change"},
+		{then(sc, 50*time.Second, map[string]any{"layer.0.attempts": -1}, func(s *Scenario) { s.Layer[0].Attempts = -1 }), "change.0.set.layer.0.attempts"},
+		{then(sc, 50*time.Second, map[string]any{"dependency.capacity": 0}, func(s *Scenario) {
+			s.Dependency.Capacity, s.Dependency.LatencySlope = 0, Duration(time.Millisecond)
+		}), "change.0.set"},
+		{then(sc, 50*time.Second, map[string]any{}, same), "change.0.set: sets nothing"},
+	} {
+		_, err := c.sc.Resolve()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+	// A change's own settings are listed flat, in order.
+	ch := Change{Set: map[string]any{"budget": map[string]any{"kind": "ratio", "ratio": 0.1}, "load": 5.0}}
+	var paths []string
+	for _, s := range ch.Settings() {
+		paths = append(paths, s.Path)
+	}
+	if strings.Join(paths, " ") != "budget.kind budget.ratio load" {
+		t.Errorf("settings %v", paths)
+	}
+}
+
+// withChange gives sc a change halfway through: fewer attempts at one
+// layer, another budget, more or less capacity or load, another backoff.
+func withChange(r *rand.Rand, sc Scenario) Scenario {
+	at := time.Duration(sc.Duration) / 2
+	return then(sc, at, map[string]any{"(random)": true}, func(s *Scenario) {
+		l := &s.Layer[r.IntN(len(s.Layer))]
+		l.Attempts = 1 + r.IntN(l.Attempts)
+		switch r.IntN(4) {
+		case 0:
+			s.Budget = Default().Budget
+			s.Budget.Kind, s.Budget.Ratio, s.Budget.MaxTokens = []string{"none", "per_tick", "ratio", "token_bucket"}[r.IntN(4)], 0.2, 10
+		case 1:
+			if s.Dependency.Capacity > 0 {
+				s.Dependency.Capacity *= 0.5 + r.Float64()
+			}
+		case 2:
+			if s.Load > 0 {
+				s.Load *= 0.5 + r.Float64()
+			}
+		case 3:
+			l.Backoff = Backoff{Kind: "exponential", Base: ms(50), Factor: 2, Cap: ms(800), Jitter: "full"}
+			if s.Engine == "queue" { // whole ticks, no jitter
+				l.Backoff = Backoff{Kind: "exponential", Base: s.Tick, Factor: 2, Cap: 8 * s.Tick, Jitter: "none"}
+			}
+		}
+	})
+}
+
+// TestChangeInvariants: random scenarios with a change keep the engines'
+// invariants, and never touch a group the engine let go of.
+func TestChangeInvariants(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(91, 92))
+	for i := range 150 {
+		sc := withChange(r, randomScenario(r))
+		if sc.Engine == "queue" {
+			continue
+		}
+		if _, ok := checkInvariants(t, i, sc, r.Uint64()); !ok {
+			return
+		}
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, _ := runStochastic(p, 3, true, nil)
+		p.poison = true
+		if got, _, _ := runStochastic(p, 3, true, nil); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+			t.Fatalf("case %d: poisoned groups changed the results", i)
+		}
+	}
+	r = rand.New(rand.NewPCG(93, 94))
+	for i := range 150 {
+		if _, ok := checkInvariants(t, i, withChange(r, randomQueueScenario(r)), r.Uint64()); !ok {
+			return
+		}
+	}
+}
