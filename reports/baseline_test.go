@@ -176,3 +176,48 @@ func (r csvRow) num(col string) float64 {
 	}
 	return x
 }
+
+// TestOneHopBaseline: the committed one-hop results hold the one-hop tables
+// of "Retries can make an outage worse: designing a retry budget" exactly:
+// calls at the origin, callers answered and retries the budget refused.
+func TestOneHopBaseline(t *testing.T) {
+	rows := readCSV(t, "one-hop/results.csv")
+	want := []struct {
+		origin, config           string
+		calls, ok, refusedBudget float64
+	}{
+		{"always 503", "no retries", 50, 0, 0},
+		{"always 503", "3 attempts, no budget", 150, 0, 0},
+		{"always 503", "3 attempts, 10% budget", 60, 0, 50},
+		{"five flaky callers", "3 attempts, no budget", 55, 50, 0},
+		{"five flaky callers", "3 attempts, 10% budget", 55, 50, 0},
+		{"every caller fails twice", "3 attempts, no budget", 150, 50, 0},
+		{"every caller fails twice", "3 attempts, 10% budget", 60, 0, 50},
+	}
+	for _, w := range want {
+		r, ok := rows.find(map[string]string{"origin": w.origin, "configuration": w.config})
+		if !ok {
+			t.Errorf("no row %s / %s", w.origin, w.config)
+			continue
+		}
+		if r.num("calls") != w.calls || r.num("successful") != w.ok || r.num("refused_budget") != w.refusedBudget || r.num("requests") != 50 {
+			t.Errorf("%s / %s: %v calls, %v ok, %v refused; want %v, %v, %v", w.origin, w.config,
+				r.num("calls"), r.num("successful"), r.num("refused_budget"), w.calls, w.ok, w.refusedBudget)
+		}
+	}
+}
+
+// find is the first row whose columns hold the given texts.
+func (c *csvTable) find(cols map[string]string) (csvRow, bool) {
+	for i := range c.data {
+		r := c.row(i)
+		match := true
+		for k, v := range cols {
+			match = match && r.text(k) == v
+		}
+		if match {
+			return r, true
+		}
+	}
+	return csvRow{}, false
+}
