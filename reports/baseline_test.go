@@ -221,3 +221,30 @@ func (c *csvTable) find(cols map[string]string) (csvRow, bool) {
 	}
 	return csvRow{}, false
 }
+
+// TestChainBreakerBaseline: the committed chain-breaker results hold the
+// lab chain's 810 calls without budget or breaker; the model's breaker
+// rows (10, where the lab printed 30 and 20); and the lab's 30 and 20 when
+// the last hop's retries are not stopped by its breaker.
+func TestChainBreakerBaseline(t *testing.T) {
+	rows := readCSV(t, "chain-breaker/results.csv")
+	for _, w := range []struct {
+		config string
+		calls  float64
+	}{
+		{"no budget, no breaker", 810},
+		{"breaker at every hop", 10},
+		{"budget + breaker at every hop", 10},
+		{"breaker on the three upper hops", 30},
+		{"budget + breaker on the three upper hops", 20},
+	} {
+		r, ok := rows.find(map[string]string{"configuration": w.config})
+		if !ok {
+			t.Errorf("no row %s", w.config)
+			continue
+		}
+		if r.num("calls") != w.calls || r.num("failed") != 10 {
+			t.Errorf("%s: %v calls, %v failed; want %v and 10", w.config, r.num("calls"), r.num("failed"), w.calls)
+		}
+	}
+}
