@@ -248,3 +248,19 @@ func TestChainBreakerBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowDependencyBaseline: after the forty-second slowdown, per-hop
+// timeouts never bring the system back within the run, and a propagated
+// deadline with a retry budget, jitter and cancellation brings it back
+// within a minute.
+func TestSlowDependencyBaseline(t *testing.T) {
+	rows := readCSV(t, "slow-dependency/results.csv")
+	hop, ok := rows.find(map[string]string{"policy": "per-hop timeouts"})
+	if !ok || hop.text("recovered") != "false" || hop.text("recovery_s") != "" {
+		t.Errorf("per-hop timeouts: recovered=%s after %q s, want never", hop.text("recovered"), hop.text("recovery_s"))
+	}
+	dl, ok := rows.find(map[string]string{"policy": "deadline + budget + jitter + cancel"})
+	if !ok || dl.text("recovered") != "true" || dl.num("recovery_s") > 60 {
+		t.Errorf("deadline + budget: recovered=%s after %q s, want within 60 s", dl.text("recovered"), dl.text("recovery_s"))
+	}
+}
