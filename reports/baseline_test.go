@@ -2,9 +2,11 @@ package reports
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestBlip30sBaseline: the committed blip-30s results hold the four rows of
@@ -262,5 +264,137 @@ func TestSlowDependencyBaseline(t *testing.T) {
 	dl, ok := rows.find(map[string]string{"policy": "deadline + budget + jitter + cancel"})
 	if !ok || dl.text("recovered") != "true" || dl.num("recovery_s") > 60 {
 		t.Errorf("deadline + budget: recovered=%s after %q s, want within 60 s", dl.text("recovered"), dl.text("recovery_s"))
+	}
+}
+
+// TestPolicyPhaseBounds: in the committed policy-phase results every retry
+// budget keeps the load on the store within the bound its own rule sets,
+// in every cell of the load × outage grid. Three hops, each with its own
+// budget (scope layer), each hop's first tries being the tries of the hop
+// above; the experiment's tick, run and timeout below.
+func TestPolicyPhaseBounds(t *testing.T) {
+	const (
+		tick     = 0.1    // s
+		duration = 1800.0 // s
+		timeout  = 1.0    // s: every try of the outage waits this long
+	)
+	rows := readCSV(t, "policy-phase/results.csv")
+	// chain compounds a per-hop rule "tries ≤ share × first tries + extra"
+	// over the three hops: the calls at the store per request.
+	chain := func(share, extra float64) float64 {
+		x := 1.0
+		for range 3 {
+			x = share*x + extra
+		}
+		return x
+	}
+	type bound struct {
+		metric string
+		max    func(load, blip float64) float64
+	}
+	bounds := map[string][]bound{
+		// At most round(10% × the tick's new requests) retries a tick at
+		// each hop: with constant arrivals, a tick's calls at the store are
+		// at most its requests plus three such allowances.
+		"per-tick 10%": {{"peak_load_x", func(load, _ float64) float64 {
+			m := 0.0
+			for _, n := range []float64{math.Floor(load * tick), math.Ceil(load * tick)} {
+				m = math.Max(m, (n+3*math.RoundToEven(0.1*n))/(load*tick))
+			}
+			return m
+		}}},
+		// Retries so far ≤ 10% of first tries so far at each hop: 1.1³ over
+		// the run, give or take the retries granted together in one tick
+		// before they count (a few ticks of requests).
+		"ratio 10%": {{"amplification", func(load, _ float64) float64 { return chain(1.1, 0) + 4*tick/duration }}},
+		// A bucket of 10 tokens at each hop, refilled by 0.1 a success:
+		// retries ≤ 10 + 10% of the hop's first tries, over the run and
+		// over the outage.
+		"token bucket": {
+			{"amplification", func(load, _ float64) float64 { return chain(1.1, 10/(load*duration)) }},
+			{"window_rate_x", func(load, blip float64) float64 { return chain(1.1, 10/(load*blip)) }},
+		},
+		// gRPC throttling: a retry passes only above half of the 10 tokens,
+		// a success adds 0.1: retries ≤ 5 + 10% of the first tries.
+		"gRPC throttling": {
+			{"amplification", func(load, _ float64) float64 { return chain(1.1, 5/(load*duration)) }},
+			{"window_rate_x", func(load, blip float64) float64 { return chain(1.1, 5/(load*blip)) }},
+		},
+		// Finagle's defaults: 20% of the requests of the last 10 s, plus
+		// 10 retries a second.
+		"Finagle RetryBudget": {{"amplification", func(load, _ float64) float64 { return chain(1.2, 10/load) }}},
+		// Envoy's defaults: retries in flight ≤ 20% of the tries in flight
+		// (so ≤ 25% of the first tries in flight), or 3; during the outage
+		// every try is in flight for the timeout, so rates follow.
+		"Envoy retry budget": {{"window_rate_x", func(load, _ float64) float64 { return chain(1.25, 3/(timeout*load)) }}},
+		// The AWS quota: 500 tokens, a retry takes at least 5 and nothing
+		// succeeds during the outage to refill it: at most 100 retries a hop.
+		"AWS retry quota": {{"window_rate_x", func(load, blip float64) float64 { return 1 + 3*100/(load*blip) }}},
+		// Adaptive throttling sends at most k = 2 tries per accepted one at
+		// each hop, and a call is accepted once at most.
+		"adaptive throttling": {{"amplification", func(float64, float64) float64 { return chain(2, 0) }}},
+		"token bucket + breaker": {
+			{"amplification", func(load, _ float64) float64 { return chain(1.1, 10/(load*duration)) }},
+			{"window_rate_x", func(load, blip float64) float64 { return chain(1.1, 10/(load*blip)) }},
+		},
+	}
+	checked := map[string]int{}
+	for i := range rows.data {
+		r := rows.row(i)
+		bs, ok := bounds[r.text("policy")]
+		if !ok || r.text("day") != "outage" {
+			continue
+		}
+		load := r.num("load")
+		d, err := time.ParseDuration(r.text("blip"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bs {
+			if b.metric == "window_rate_x" && d == 0 {
+				continue // no outage, no window
+			}
+			if got, max := r.num(b.metric), b.max(load, d.Seconds()); got > max*(1+1e-6) { // results.csv keeps six digits
+				t.Errorf("%s, load %v, blip %v: %s %.4f above its bound %.4f", r.text("policy"), load, d, b.metric, got, max)
+			}
+		}
+		checked[r.text("policy")]++
+	}
+	for p := range bounds {
+		if checked[p] != 60 {
+			t.Errorf("%s: %d cells checked, want 60", p, checked[p])
+		}
+	}
+}
+
+// TestPolicyPhaseHealthyDay: on a healthy day (no outage, 1% of served
+// calls failing at random, 20 seeded runs) no policy costs anything: the
+// mean of successful requests under each policy differs from naive
+// retries' by no more than the replicate spread (the larger standard
+// deviation of the two).
+func TestPolicyPhaseHealthyDay(t *testing.T) {
+	rows := readCSV(t, "policy-phase/results.csv")
+	naive, ok := rows.find(map[string]string{"policy": "naive", "day": "healthy day"})
+	if !ok {
+		t.Fatal("no healthy day for naive retries")
+	}
+	n := 0
+	for i := range rows.data {
+		r := rows.row(i)
+		if r.text("day") != "healthy day" {
+			continue
+		}
+		n++
+		if r.text("blip") != "0s" || r.num("replicates") != 20 || r.num("requests") != naive.num("requests") {
+			t.Errorf("%s: blip %s, %v replicates, %v requests; want no outage, 20, %v", r.text("policy"), r.text("blip"), r.num("replicates"), r.num("requests"), naive.num("requests"))
+		}
+		spread := math.Max(r.num("successful_sd"), naive.num("successful_sd"))
+		if d := math.Abs(r.num("successful") - naive.num("successful")); d > spread {
+			t.Errorf("%s: %v successful against %v with naive retries, %v apart, more than the spread %v",
+				r.text("policy"), r.num("successful"), naive.num("successful"), d, spread)
+		}
+	}
+	if n != 13 {
+		t.Errorf("%d healthy days, want one per policy (13)", n)
 	}
 }
