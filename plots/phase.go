@@ -535,9 +535,13 @@ func (b *colourBar) DataRange() (xmin, xmax, ymin, ymax float64) {
 // findings describe, per panel, the boundary between recovering and
 // never-recovering cells and, with the rule of thumb over load, where the
 // rule (blip ≈ capacity × timeout / load) parts from it; a table of
-// tipping points follows. Panels of replicated cells are described by the
-// share of runs that recover.
+// tipping points follows, and the panels ranked by the area that never
+// recovers. Panels of replicated cells are described by the share of runs
+// that recover. A figure coloured by another metric has none.
 func (phase) findings(d *data, f *spec.Figure) []string {
+	if !aboutRecovery(f.Metric) {
+		return nil // coloured by another metric
+	}
 	cells, results := d.cells, d.results
 	names, groups := d.panels(f.Panel)
 	var out []string

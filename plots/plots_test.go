@@ -459,3 +459,18 @@ func TestAlignData(t *testing.T) {
 		}
 	}
 }
+
+// Phase and lines figures of another metric than recovery say nothing of
+// recovery, and a line the figure leaves out is not described.
+func TestFindingsFollowTheMetric(t *testing.T) {
+	e := parse(t, strings.ReplaceAll(smallGrid, "rule_of_thumb = true", "rule_of_thumb = true\nmetric = \"calls\""))
+	res := run(t, e, 2)
+	for _, s := range Findings(e.Grid, res, e.Figures[:1]) {
+		t.Errorf("a phase figure of calls says %q", s)
+	}
+	e = parse(t, smallGrid+"\n[[figure]]\nkind = \"lines\"\nname = \"one\"\nx = \"load\"\nline = \"policy\"\nonly = { policy = \"no retries\" }\n")
+	said := Findings(e.Grid, run(t, e, 2), e.Figures[3:])
+	if len(said) != 1 || strings.Contains(said[0], "27 attempts") || !strings.Contains(said[0], "no retries") {
+		t.Errorf("a lines figure of one policy says %q", said)
+	}
+}
