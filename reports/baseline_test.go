@@ -398,3 +398,32 @@ func TestPolicyPhaseHealthyDay(t *testing.T) {
 		t.Errorf("%d healthy days, want one per policy (13)", n)
 	}
 }
+
+// TestGRPCTokensBaseline: through an outage gRPC's throttling lets each hop
+// spend the top half of its bucket at once (the load during the outage
+// follows max_tokens, whatever token_ratio); on a day when 10% of the
+// calls fail, token_ratio 0.1 stops the retries (0.1 < 0.1 / 0.9) and 0.2
+// keeps them.
+func TestGRPCTokensBaseline(t *testing.T) {
+	rows := readCSV(t, "grpc-tokens/results.csv")
+	cell := func(day, tokens, ratio string) csvRow {
+		r, ok := rows.find(map[string]string{"day": day, "budget.max_tokens": tokens, "budget.token_ratio": ratio})
+		if !ok {
+			t.Fatalf("no cell %s, %s, %s", day, tokens, ratio)
+		}
+		return r
+	}
+	for _, tokens := range []string{"10", "100", "1000"} {
+		lo, hi := cell("10 s outage", tokens, "0.01"), cell("10 s outage", tokens, "1")
+		n, _ := strconv.ParseFloat(tokens, 64)
+		// Three hops each spending about half of the bucket over 10 s of 160 requests/s.
+		want := 1 + 3*(n/2)/(160*10)
+		if got := lo.num("window_rate_x"); math.Abs(got-want) > 0.02 || hi.num("window_rate_x") != got {
+			t.Errorf("max_tokens %s: %v× during the outage (%v× at token_ratio 1), want about %.3f×", tokens, got, hi.num("window_rate_x"), want)
+		}
+	}
+	off, on := cell("10% of calls failing", "10", "0.1"), cell("10% of calls failing", "10", "0.2")
+	if off.num("failed") < 1000 || on.num("failed") > 10 {
+		t.Errorf("10%% failing: %v failed at token_ratio 0.1, %v at 0.2; want many and almost none", off.num("failed"), on.num("failed"))
+	}
+}
