@@ -427,3 +427,31 @@ func TestGRPCTokensBaseline(t *testing.T) {
 		t.Errorf("10%% failing: %v failed at token_ratio 0.1, %v at 0.2; want many and almost none", off.num("failed"), on.num("failed"))
 	}
 }
+
+// TestClientsScaleBaseline: a shared budget gives the same run whatever the
+// number of clients; a token bucket per client lets more retries through
+// the more clients there are.
+func TestClientsScaleBaseline(t *testing.T) {
+	rows := readCSV(t, "clients-scale/results.csv")
+	cell := func(config, clients string) csvRow {
+		r, ok := rows.find(map[string]string{"configuration": config, "clients": clients})
+		if !ok {
+			t.Fatalf("no cell %s, %s", config, clients)
+		}
+		return r
+	}
+	for _, c := range []string{"shared token bucket", "shared token bucket + breakers", "shared ratio 10%"} {
+		if a, b := cell(c, "10"), cell(c, "1000"); a.num("calls") != b.num("calls") || a.num("failed") != b.num("failed") {
+			t.Errorf("%s: %v calls and %v failed at 10 clients, %v and %v at 1,000", c, a.num("calls"), a.num("failed"), b.num("calls"), b.num("failed"))
+		}
+	}
+	prev := 0.0
+	for _, n := range []string{"10", "100", "1000"} {
+		r := cell("per-client token bucket", n)
+		if got := r.num("window_rate_x"); got <= prev {
+			t.Errorf("per-client token bucket at %s clients: %v× during the outage, not above %v×", n, got, prev)
+		} else {
+			prev = got
+		}
+	}
+}
