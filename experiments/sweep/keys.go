@@ -50,6 +50,7 @@ func Keys(sc model.Scenario) []Key {
 func Reference() []Key {
 	sc := model.Default()
 	sc.Fault = []model.Fault{model.DefaultFault()}
+	sc.Shape = []model.Point{{}} // no shape by default; its entries' keys still are keys
 	var out []Key
 	seen := map[string]bool{}
 	for _, k := range Keys(sc) {
