@@ -42,7 +42,12 @@ func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 func cellSentence(c *sweep.Cell, r *model.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**: ", c.Label())
+	_, _, fault := c.Scenario.FaultWindow()
 	switch {
+	case !fault && r.Recovered:
+		b.WriteString("no fault, healthy at the end of the run")
+	case !fault:
+		b.WriteString("no fault, unhealthy at the end of the run")
 	case r.Replicates > 1:
 		fmt.Fprintf(&b, "%s of %d replicates recovered", pct(r.RecoveredShare), r.Replicates)
 		if !math.IsNaN(r.RecoveryS) {
