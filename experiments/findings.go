@@ -13,7 +13,9 @@ import (
 // every reference to a cell and a column. In a template, {column[v1; v2]}
 // stands for the results.csv column of the cell whose axis values are v1,
 // v2 (in axis order); {column[v1; v2]%.2f} formats it with a Go verb and
-// {column[v1; v2]pct} as a percentage; {{ and }} are literal braces.
+// {column[v1; v2]pct} as a percentage; {column[v1; v2]sd} is its standard
+// deviation over the cell's replicates (sd%.1f with a verb); {{ and }} are
+// literal braces.
 func (e *Experiment) readFindings(v any) error {
 	if v == nil {
 		return nil
@@ -71,15 +73,22 @@ func (e *Experiment) parseFinding(text string) (spec.Finding, error) {
 	return f, nil
 }
 
-// parseRef reads "column[v1; v2]%.2f".
+// parseRef reads "column[v1; v2]%.2f" (or sd, pct, sd%.2f after the ]).
 func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 	open, close := strings.IndexByte(s, '['), strings.LastIndexByte(s, ']')
 	if open < 0 || close < open {
 		return spec.FindingPart{}, fmt.Errorf("{%s}: write {column[value; value]} with one value per axis (%s)", s, e.Grid.AxisList())
 	}
 	part := spec.FindingPart{Column: strings.TrimSpace(s[:open]), Format: strings.TrimSpace(s[close+1:])}
-	if _, ok := model.LookupMetric(part.Column); !ok {
+	m, ok := model.LookupMetric(part.Column)
+	if !ok {
 		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, spec.ColumnNames()), spec.Columns())
+	}
+	if rest, ok := strings.CutPrefix(part.Format, "sd"); ok {
+		if m.SD == nil {
+			return part, fmt.Errorf("{%s}: %s has no spread over replicates", s, part.Column)
+		}
+		part.SD, part.Format = true, rest
 	}
 	if f := part.Format; f != "" && f != "pct" && (!strings.HasPrefix(f, "%") || strings.Count(f, "%") != 1) {
 		return part, fmt.Errorf("{%s}: the format %q is neither one Go verb such as %%.2f nor pct", s, part.Format)

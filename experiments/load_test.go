@@ -230,7 +230,7 @@ attempts = 3
 `
 
 func TestNamedAxesExtraCellsAndFindings(t *testing.T) {
-	e := mustParse(t, "findings = [\"calls {calls[busy; 9]} of {requests[busy; 9]}, {wasted[spike; 3]pct}; {{literal}}\"]\n"+namedAxes)
+	e := mustParse(t, "findings = [\"calls {calls[busy; 9]} of {requests[busy; 9]}, {wasted[spike; 3]pct}; {{literal}} ± {calls[busy; 9]sd%.1f}\"]\n"+namedAxes)
 	cells := e.Grid.Cells()
 	if len(cells) != 6 || e.Grid.Size() != 4 {
 		t.Fatalf("%d cells (grid %d), want 4 + 2", len(cells), e.Grid.Size())
@@ -248,12 +248,16 @@ func TestNamedAxesExtraCellsAndFindings(t *testing.T) {
 	var refs []string
 	for _, p := range f.Parts {
 		if p.Column != "" {
-			refs = append(refs, fmt.Sprintf("%s@%d%s", p.Column, p.Cell, p.Format))
+			sd := ""
+			if p.SD {
+				sd = "sd"
+			}
+			refs = append(refs, fmt.Sprintf("%s@%d%s%s", p.Column, p.Cell, sd, p.Format))
 		} else {
 			refs = append(refs, p.Text)
 		}
 	}
-	if got := strings.Join(refs, "|"); got != "calls |calls@4| of |requests@4|, |wasted@5pct|; {literal}" {
+	if got := strings.Join(refs, "|"); got != "calls |calls@4| of |requests@4|, |wasted@5pct|; {literal} ± |calls@4sd%.1f" {
 		t.Errorf("finding parsed as %q", got)
 	}
 	for _, bad := range []struct{ finding, want string }{
@@ -261,6 +265,7 @@ func TestNamedAxesExtraCellsAndFindings(t *testing.T) {
 		{"{calls[busy; 27]}", "no cell has the values busy; 27"},
 		{"{speed[busy; 9]}", "not a results.csv column"},
 		{"{calls[busy; 9]%d%d}", "one Go verb"},
+		{"{amplification[busy; 9]sd}", "no spread over replicates"},
 		{"a } b", "without its {"},
 	} {
 		_, err := Parse("x.toml", []byte("findings = [\""+bad.finding+"\"]\n"+namedAxes), nil)

@@ -272,6 +272,7 @@ func TestFacts(t *testing.T) {
 	closed := func(sc *model.Scenario) {
 		sc.Arrivals, sc.Load, sc.Clients, sc.Think = "closed", 0, 50, model.Duration(1250e6)
 	}
+	burst := func(sc *model.Scenario) { sc.Arrivals, sc.Clients = "burst", 50 }
 	find := func(fs []string, prefix string) string {
 		for _, f := range fs {
 			if strings.Contains(f, prefix) {
@@ -287,6 +288,7 @@ func TestFacts(t *testing.T) {
 		{[]sweep.Cell{cell(open)}, "load 40 requests/s"},
 		{[]sweep.Cell{cell(closed)}, "50 clients thinking 1.25s (closed loop)"},
 		{[]sweep.Cell{cell(open), cell(closed)}, "load 40 requests/s (open) or 50 clients thinking 1.25s (closed)"},
+		{[]sweep.Cell{cell(burst)}, "a burst of 50 requests at the start"},
 	} {
 		fs := facts(c.cells)
 		if got := fs[2]; got != c.want {

@@ -90,6 +90,17 @@ func sample(items []string, n int) []string {
 	return out
 }
 
+// aboutRecovery reports whether a figure's metric is recovery (the
+// default), which the phase and lines findings describe; a figure of
+// another metric leaves its numbers to the author's findings.
+func aboutRecovery(metric string) bool {
+	switch metric {
+	case "", "recovery_s", "recovered", "recovered_share":
+		return true
+	}
+	return false
+}
+
 // replicated reports whether any of the results at idx ran several
 // replicates.
 func replicated(results []model.Result, idx []int) bool {

@@ -566,38 +566,61 @@ func durChoice(x model.Duration) (float64, string) { return x.Seconds(), durText
 
 // loadFact describes the arrivals: the load of open-loop cells, the
 // clients and think time of closed-loop ones (Arrivals "closed", whose
-// Load is 0 and means nothing), or both: "load 40 requests/s (open) or 50
-// clients thinking 1.25s (closed)".
+// Load is 0 and means nothing), the requests of a burst (all at the start,
+// whatever the Load), or several of these: "load 40 requests/s (open) or
+// 50 clients thinking 1.25s (closed)".
 func loadFact(cells []sweep.Cell) string {
-	var open, closed []sweep.Cell
+	var open, closed, burst []sweep.Cell
 	for i := range cells {
-		if cells[i].Plan.Arrivals == model.ArriveClosed {
+		switch cells[i].Plan.Arrivals {
+		case model.ArriveClosed:
 			closed = append(closed, cells[i])
-		} else {
+		case model.ArriveBurst:
+			burst = append(burst, cells[i])
+		default:
 			open = append(open, cells[i])
 		}
 	}
-	var openText, closedText string
-	if len(open) > 0 {
-		openText = "load " + eachOf(open, func(_ *model.Scenario, p *model.Plan) (float64, string) { return p.Load, numText(p.Load) }) + " requests/s"
-	}
-	if len(closed) > 0 {
-		n := eachOf(closed, func(sc *model.Scenario, _ *model.Plan) (float64, string) {
+	clients := func(cs []sweep.Cell) string {
+		return eachOf(cs, func(sc *model.Scenario, _ *model.Plan) (float64, string) {
 			return float64(sc.Clients), strconv.Itoa(sc.Clients)
 		})
-		clients := " clients thinking "
+	}
+	var parts []string
+	if len(open) > 0 {
+		parts = append(parts, "load "+eachOf(open, func(_ *model.Scenario, p *model.Plan) (float64, string) { return p.Load, numText(p.Load) })+" requests/s")
+	}
+	if len(closed) > 0 {
+		n := clients(closed)
+		what := " clients thinking "
 		if n == "1" {
-			clients = " client thinking "
+			what = " client thinking "
 		}
-		closedText = n + clients + eachOf(closed, func(sc *model.Scenario, _ *model.Plan) (float64, string) { return durChoice(sc.Think) })
+		parts = append(parts, n+what+eachOf(closed, func(sc *model.Scenario, _ *model.Plan) (float64, string) { return durChoice(sc.Think) }))
 	}
-	switch {
-	case len(closed) == 0:
-		return openText
-	case len(open) == 0:
-		return closedText + " (closed loop)"
+	if len(burst) > 0 {
+		parts = append(parts, "a burst of "+clients(burst)+" requests at the start")
 	}
-	return openText + " (open) or " + closedText + " (closed)"
+	if len(parts) == 1 {
+		if len(closed) > 0 {
+			return parts[0] + " (closed loop)"
+		}
+		return parts[0]
+	}
+	labels := []string{}
+	if len(open) > 0 {
+		labels = append(labels, "open")
+	}
+	if len(closed) > 0 {
+		labels = append(labels, "closed")
+	}
+	if len(burst) > 0 {
+		labels = append(labels, "burst")
+	}
+	for i := range parts {
+		parts[i] += " (" + labels[i] + ")"
+	}
+	return strings.Join(parts, " or ")
 }
 
 // faultFacts describes the cells' faults. Cells whose faults are of the

@@ -314,6 +314,9 @@ func (t bandTicks) Ticks(lo, _ float64) []plot.Tick {
 // findings say, per line, at which X values the system recovers and at
 // which it never does.
 func (lines) findings(d *data, f *spec.Figure) []string {
+	if !aboutRecovery(f.Metric) {
+		return nil // the figure draws another metric
+	}
 	lineAx, _ := d.g.Axis(f.Line)
 	var parts []string
 	for _, lv := range lineAx.Values {
@@ -329,6 +332,9 @@ func (lines) findings(d *data, f *spec.Figure) []string {
 			}
 			x, _ := d.cells[i].Get(f.X)
 			pts = append(pts, pt{x.Num, d.results[i].Recovered, d.results[i].RecoveryS})
+		}
+		if len(pts) == 0 {
+			continue // a line the figure leaves out
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
 		var rec, never []float64

@@ -171,12 +171,17 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 			if t := yp.ticks(yo); t != nil {
 				pl.Y.Tick.Marker = t
 			}
-			r, col := p/cols, p%cols
-			if r == rows-1 {
+			// The panels share their axes: the values are written along
+			// the left column and under the lowest panel of each column.
+			if p+cols >= np {
 				pl.X.Label.Text = d.placedLabel(f.X, xp)
+			} else {
+				pl.X.Tick.Marker = unlabelled{pl.X.Tick.Marker}
 			}
-			if col == 0 {
+			if p%cols == 0 {
 				pl.Y.Label.Text = d.placedLabel(f.Y, yp)
+			} else {
+				pl.Y.Tick.Marker = unlabelled{pl.Y.Tick.Marker}
 			}
 			pl.X.Padding, pl.Y.Padding = 0, 0
 			zp := z[p]
@@ -601,9 +606,13 @@ func (b *colourBar) DataRange() (xmin, xmax, ymin, ymax float64) {
 // findings describe, per panel, the boundary between recovering and
 // never-recovering cells and, with the rule of thumb over load, where the
 // rule (blip ≈ capacity × timeout / load) parts from it; a table of
-// tipping points follows. Panels of replicated cells are described by the
-// share of runs that recover.
+// tipping points follows, and the panels ranked by the area that never
+// recovers. Panels of replicated cells are described by the share of runs
+// that recover. A figure coloured by another metric has none.
 func (phase) findings(d *data, f *spec.Figure) []string {
+	if !aboutRecovery(f.Metric) {
+		return nil // coloured by another metric
+	}
 	cells, results := d.cells, d.results
 	names, groups := d.panels(f.Panel)
 	var out []string
@@ -683,7 +692,46 @@ func (phase) findings(d *data, f *spec.Figure) []string {
 	if f.RuleOfThumb && f.X == "load" {
 		out = append(out, d.tippingTable(f))
 	}
+	if len(names) > 1 {
+		out = append(out, d.metastableRanking(f, names, groups))
+	}
 	return out
+}
+
+// metastableRanking ranks the panels by the area of their metastable
+// region: the share of their cells that never recover (with replicates,
+// the share of runs that never recover, averaged over the cells), least
+// first, ties in panel order.
+func (d *data) metastableRanking(f *spec.Figure, names []string, groups map[string][]int) string {
+	type rank struct {
+		name  string
+		never float64 // cells (or runs, in cells) that never recover
+		cells int
+	}
+	var ranks []rank
+	replicates := false
+	for _, n := range names {
+		r := rank{name: n, cells: len(groups[n])}
+		for _, i := range groups[n] {
+			r.never += 1 - d.results[i].RecoveredShare
+			replicates = replicates || d.results[i].Replicates > 1
+		}
+		ranks = append(ranks, r)
+	}
+	sort.SliceStable(ranks, func(i, j int) bool {
+		return ranks[i].never/float64(ranks[i].cells) < ranks[j].never/float64(ranks[j].cells)
+	})
+	what := "cells that never recover"
+	if replicates {
+		what = "runs that never recover, as shares summed over the cells"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Panels ranked by the area of the metastable region, the share of the %s × %s grid that never recovers:\n\n| rank | %s | %s | share of the grid |\n|---|---|---|---|\n",
+		axisName(f.X), axisName(f.Y), Escape(axisName(f.Panel)), what)
+	for i, r := range ranks {
+		fmt.Fprintf(&b, "| %d | %s | %s of %s | %s |\n", i+1, Escape(r.name), Number(r.never), Number(float64(r.cells)), fmt.Sprintf("%.0f%%", 100*r.never/float64(r.cells)))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // tippingTable lists, for a sample of loads, the rule of thumb's blip and

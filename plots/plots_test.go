@@ -8,6 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
@@ -404,5 +409,68 @@ rule_of_thumb = true
 	}
 	if *outDir != "" {
 		writeFigures(t, *outDir+"/five", figs)
+	}
+}
+
+// Phase findings rank the panels by the share of cells that never recover.
+func TestPhaseRanking(t *testing.T) {
+	e := parse(t, smallGrid)
+	said := strings.Join(Findings(e.Grid, run(t, e, 2), e.Figures), "\n")
+	want := "| 1 | no retries | 1 of 6 | 17% |\n| 2 | 27 attempts | 6 of 6 | 100% |"
+	if !strings.Contains(said, "ranked by the area of the metastable region") || !strings.Contains(said, want) {
+		t.Errorf("findings lack the ranking %q:\n%s", want, said)
+	}
+}
+
+// Many panels of different titles and labels get data areas of one size,
+// in line by column and by row, whatever their margins.
+func TestAlignData(t *testing.T) {
+	const rows, cols = 3, 5
+	c := draw.New(vgimg.New(figWidth, figHeight))
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		for col := range cols {
+			p := newPlot()
+			p.Title.Text = strings.Repeat("title ", 1+(r+col)%3)
+			p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 75, 185, 0, 60
+			if col == 0 {
+				p.Y.Label.Text = "blip length"
+			} else {
+				p.Y.Tick.Marker = unlabelled{p.Y.Tick.Marker}
+			}
+			if r == rows-1 {
+				p.X.Label.Text = "load"
+			} else {
+				p.X.Tick.Marker = unlabelled{p.X.Tick.Marker}
+			}
+			grid[r] = append(grid[r], p)
+		}
+	}
+	canvases, w, h := alignData(grid, panelTiles(rows, cols), c)
+	near := func(a, b vg.Length) bool { return math.Abs(float64(a-b)) < 0.5 }
+	for r, row := range grid {
+		for col, p := range row {
+			d := p.DataCanvas(canvases[r][col])
+			first := grid[0][col].DataCanvas(canvases[0][col])
+			left := grid[r][0].DataCanvas(canvases[r][0])
+			if !near(d.Max.X-d.Min.X, w) || !near(d.Max.Y-d.Min.Y, h) || !near(d.Min.X, first.Min.X) || !near(d.Min.Y, left.Min.Y) {
+				t.Errorf("panel %d,%d: data area %v, want %v × %v at x %v, y %v", r, col, d.Rectangle, w, h, first.Min.X, left.Min.Y)
+			}
+		}
+	}
+}
+
+// Phase and lines figures of another metric than recovery say nothing of
+// recovery, and a line the figure leaves out is not described.
+func TestFindingsFollowTheMetric(t *testing.T) {
+	e := parse(t, strings.ReplaceAll(smallGrid, "rule_of_thumb = true", "rule_of_thumb = true\nmetric = \"calls\""))
+	res := run(t, e, 2)
+	for _, s := range Findings(e.Grid, res, e.Figures[:1]) {
+		t.Errorf("a phase figure of calls says %q", s)
+	}
+	e = parse(t, smallGrid+"\n[[figure]]\nkind = \"lines\"\nname = \"one\"\nx = \"load\"\nline = \"policy\"\nonly = { policy = \"no retries\" }\n")
+	said := Findings(e.Grid, run(t, e, 2), e.Figures[3:])
+	if len(said) != 1 || strings.Contains(said[0], "27 attempts") || !strings.Contains(said[0], "no retries") {
+		t.Errorf("a lines figure of one policy says %q", said)
 	}
 }

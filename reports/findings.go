@@ -53,7 +53,12 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 		fmt.Fprintf(&b, "aborted, %s.", r.Aborted)
 		return b.String()
 	}
+	_, _, fault := c.Scenario.FaultWindow()
 	switch {
+	case !fault && r.Recovered:
+		b.WriteString("no fault, healthy at the end of the run")
+	case !fault:
+		b.WriteString("no fault, unhealthy at the end of the run")
 	case r.Replicates > 1:
 		fmt.Fprintf(&b, "%s of %d replicates recovered", pct(r.RecoveredShare), r.Replicates)
 		if !math.IsNaN(r.RecoveryS) {
@@ -81,8 +86,8 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 	}
 	fmt.Fprintf(&b, ". %s of %s requests succeeded, %s failed",
 		plots.Number(math.Round(r.Successful)), plots.Number(math.Round(r.Requests)), plots.Number(math.Round(r.Failed)))
-	if r.RetriesRefused > 0 {
-		fmt.Fprintf(&b, " (%s retries refused by the budget)", plots.Number(math.Round(r.RetriesRefused)))
+	if why := refusals(r); why != "" {
+		fmt.Fprintf(&b, " (%s)", why)
 	}
 	if p := math.Round(r.Pending); p > 0 {
 		verb := "were"
@@ -95,6 +100,31 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 	return b.String()
 }
 
+// refusals says which policies refused tries, and how many each: the
+// budget, a breaker, the deadline, pushback, and any a result does not
+// attribute to one of them; and the failed tries whose error was not
+// retryable. Empty when none.
+func refusals(r *model.Result) string {
+	var out []string
+	rest := r.RetriesRefused - r.RefusedBudget - r.RefusedBreaker - r.RefusedDeadline - r.RefusedPushback
+	for _, x := range []struct {
+		n    float64
+		what string
+	}{
+		{rest, "retries refused"},
+		{r.RefusedBudget, "retries refused by the budget"},
+		{r.RefusedBreaker, "tries failed at once by an open breaker"},
+		{r.RefusedDeadline, "tries not started for want of time before the deadline"},
+		{r.RefusedPushback, "retries not made after the dependency pushed back"},
+		{r.NotRetryable, "failed tries not retried because their error was not retryable"},
+	} {
+		if n := math.Round(x.n); n > 0 {
+			out = append(out, plots.Number(n)+" "+x.what)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // renderFinding fills an author's finding with the numbers it refers to.
 func renderFinding(f spec.Finding, results []model.Result) string {
 	var b strings.Builder
@@ -105,6 +135,9 @@ func renderFinding(f spec.Finding, results []model.Result) string {
 		}
 		m, _ := model.LookupMetric(p.Column)
 		v := m.Value(&results[p.Cell])
+		if p.SD {
+			v = m.SD(&results[p.Cell])
+		}
 		switch {
 		case results[p.Cell].Aborted != "":
 			b.WriteString("(aborted)")

@@ -12,4 +12,5 @@ type FindingPart struct {
 	Column string // results.csv column
 	Cell   int    // index of the cell in the grid's cells
 	Format string // Go verb such as "%.2f", or "pct"; empty = the report's own format
+	SD     bool   // the standard deviation over the cell's replicates, not their mean
 }

@@ -53,6 +53,7 @@ func Reference() []Key {
 	sc := model.Default()
 	sc.Fault = []model.Fault{model.DefaultFault()}
 	sc.Change = []model.Change{{}}
+	sc.Shape = []model.Point{{}} // no shape by default; its entries' keys still are keys
 	var out []Key
 	seen := map[string]bool{}
 	for _, k := range Keys(sc) {
