@@ -113,6 +113,36 @@ func (w *waits) one(r *rng, attempt, prev int32) int64 {
 	return clampWait(lo+r.float64()*(hi-lo), capT)
 }
 
+// draw spreads the waits of n instances retrying after failed try number
+// attempt (prev: the wait before it) over whole ticks, into dst. With a
+// jitter step of q ticks the uniform is drawn in steps of q and each wait
+// is the middle of its step, capped: an approximation that keeps instances
+// grouped (exact when q = 1).
+func (w *waits) draw(dst []split, r *rng, attempt, prev int32, n int64) []split {
+	q := w.b.Step
+	if n == 1 && q <= 1 {
+		return append(dst[:0], split{w.one(r, attempt, prev), 1})
+	}
+	lo, hi, capT := w.dist(attempt, prev)
+	if q <= 1 || hi <= lo {
+		return uniformSplit(dst, r, lo, hi, capT, n)
+	}
+	fq := float64(q)
+	capQ := 0.0
+	if capT > 0 {
+		capQ = capT / fq
+	}
+	dst = uniformSplit(dst, r, lo/fq, hi/fq, capQ, n)
+	for i := range dst {
+		d := dst[i].d*q + q/2
+		if capT > 0 {
+			d = min(d, clampWait(capT, 0))
+		}
+		dst[i].d = d
+	}
+	return groupSplits(dst)
+}
+
 // clampWait is floor(min(x, capT)) (capT = 0: no cap), kept far below
 // overflow for waits that outgrow any run.
 func clampWait(x, capT float64) int64 {

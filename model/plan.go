@@ -154,6 +154,7 @@ type BackoffPlan struct {
 	Factor float64
 	Cap    float64 // ticks; 0 = none
 	Jitter JitterKind
+	Step   int64 // jitter_step in whole ticks (0 or 1: exact)
 }
 
 // BackoffKind is the shape of the wait before a retry.

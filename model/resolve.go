@@ -172,7 +172,8 @@ func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedg
 	if timeout > 0 {
 		l.Timeout = p.ticksOf(timeout)
 	}
-	l.Backoff = BackoffPlan{Base: float64(b.Base) / float64(p.TickNs), Factor: b.Factor, Cap: float64(b.Cap) / float64(p.TickNs)}
+	l.Backoff = BackoffPlan{Base: float64(b.Base) / float64(p.TickNs), Factor: b.Factor, Cap: float64(b.Cap) / float64(p.TickNs),
+		Step: p.ticksOf(b.JitterStep)}
 	switch b.Kind {
 	case "constant":
 		l.Backoff.Kind = BackoffConstant

@@ -88,6 +88,8 @@ type Backoff struct {
 	Factor float64  `toml:"factor" doc:"exponential: growth per retry"`
 	Cap    Duration `toml:"cap" doc:"exponential: longest wait (0 = no cap)"`
 	Jitter string   `toml:"jitter" doc:"none, full (uniform 0..wait), equal (wait/2 + uniform 0..wait/2) or decorrelated (uniform base..3×previous, capped)"`
+	// JitterStep trades exactness for speed: see the README's "Jitter steps".
+	JitterStep Duration `toml:"jitter_step" doc:"an approximation for speed: a jittered wait is drawn in steps of this length and taken at the step's middle, so retries stay grouped (0 = exact, to the tick)"`
 }
 
 // Budget limits retries as a share of traffic rather than per request.
@@ -431,6 +433,10 @@ func (b Backoff) validate(p string) *FieldError {
 		return e
 	}
 	switch {
+	case b.JitterStep < 0:
+		return bad(p+"jitter_step", "must be ≥ 0, got %v", b.JitterStep)
+	case b.JitterStep > 0 && b.Jitter == "none":
+		return bad(p+"jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
 	case b.Base < 0:
 		return bad(p+"base", "must be ≥ 0, got %v", b.Base)
 	case b.Cap < 0:

@@ -749,13 +749,7 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 	if allowed == 0 {
 		return
 	}
-	w := &s.waits[g.layer]
-	if allowed == 1 {
-		s.split = append(s.split[:0], split{w.one(s.r, g.attempt, g.prevWait), 1})
-	} else {
-		lo, hi, capT := w.dist(g.attempt, g.prevWait)
-		s.split = uniformSplit(s.split, s.r, lo, hi, capT, allowed)
-	}
+	s.split = s.waits[g.layer].draw(s.split, s.r, g.attempt, g.prevWait, allowed)
 	for _, x := range s.split { // nothing below reuses s.split
 		due := s.now + 1 + x.d
 		if due >= s.p.Ticks {

@@ -1,0 +1,115 @@
+package model
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// jitteredChain is a small nested storm: three layers of three attempts
+// with exponential backoff from 200 ms and full jitter, timeouts of 2 s,
+// 1 s and 400 ms from the edge down, 200 requests/s
+// (Poisson) against 400/s dropping expired work, a 2 s outage (near the tipping point), a minute at 10 ms ticks.
+func jitteredChain(step time.Duration) Scenario {
+	s := Default()
+	s.Engine = "stochastic"
+	s.Tick = ms(10)
+	s.Duration = Duration(time.Minute)
+	s.Load = 200
+	s.Arrivals = "poisson"
+	l := DefaultLayer()
+	l.Attempts = 3
+	l.Backoff = Backoff{Kind: "exponential", Base: ms(200), Factor: 2, Cap: Duration(2 * time.Second), Jitter: "full", JitterStep: Duration(step)}
+	s.Layer = []Layer{l, l, l}
+	s.Layer[0].Timeout, s.Layer[1].Timeout, s.Layer[2].Timeout = Duration(2*time.Second), Duration(time.Second), ms(400)
+	s.Dependency.Capacity = 400
+	s.Dependency.DropExpired = true
+	s.Fault = []Fault{{Kind: "outage", Start: Duration(10 * time.Second), Length: Duration(2 * time.Second), Factor: 1}}
+	return s
+}
+
+// TestJitterStepApproximates: with jitter drawn in 50 ms steps the result
+// columns over 30 replicates agree with the exact draws within their
+// spread (the means differ by less than three standard errors).
+func TestJitterStepApproximates(t *testing.T) {
+	t.Parallel()
+	const n = 30
+	cols := []struct {
+		name string
+		get  func(m *Metrics) float64
+	}{
+		{"calls", func(m *Metrics) float64 { return m.Calls }},
+		{"successful", func(m *Metrics) float64 { return m.Successful }},
+		{"peak_queue", func(m *Metrics) float64 { return m.PeakQueue }},
+		{"wasted", func(m *Metrics) float64 { return m.Wasted() }},
+		{"recovered", func(m *Metrics) float64 { return b2f(m.Recovered) }},
+	}
+	sample := func(step time.Duration) [][]float64 {
+		out := make([][]float64, len(cols))
+		for i := range n {
+			m := runOne(t, jitteredChain(step), ReplicateSeed(7, i))
+			for c := range cols {
+				out[c] = append(out[c], cols[c].get(&m))
+			}
+		}
+		return out
+	}
+	exact, stepped := sample(0), sample(50*time.Millisecond)
+	for c, col := range cols {
+		ma, sa := stat.MeanStdDev(exact[c], nil)
+		mb, sb := stat.MeanStdDev(stepped[c], nil)
+		se := math.Sqrt((sa*sa + sb*sb) / n)
+		t.Logf("%s: exact %.4g ± %.3g, 50 ms steps %.4g ± %.3g", col.name, ma, sa, mb, sb)
+		if math.Abs(ma-mb) > 3*se+1e-9*math.Abs(ma) {
+			t.Errorf("%s: exact mean %.4g, stepped %.4g: more than three standard errors (%.3g) apart", col.name, ma, mb, se)
+		}
+	}
+}
+
+// TestJitterStepSettings: a step without jitter is refused.
+func TestJitterStepSettings(t *testing.T) {
+	sc := jitteredChain(50 * time.Millisecond)
+	sc.Layer[1].Backoff.Jitter = "none"
+	if _, err := sc.Resolve(); err == nil {
+		t.Error("a jitter step on a backoff without jitter was accepted")
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// jitteredStorm is storm10k (3 × 3 × 3 nested, 10,000 requests/s against
+// 12,000/s) with full jitter on its backoff from 100 ms, the outage at 10 s,
+// and span long: the jittered storm the memory and speed targets are about.
+func jitteredStorm(span, step time.Duration) Scenario {
+	s := storm10k()
+	s.Duration = Duration(span)
+	s.Layer[0].Backoff.Jitter = "full"
+	s.Layer[0].Backoff.JitterStep = Duration(step)
+	s.Fault[0].Start = Duration(10 * time.Second)
+	return s
+}
+
+// BenchmarkJitteredStorm: one op is 40 simulated seconds of jitteredStorm
+// (30 s of it in the storm), exact and with jitter steps of 50 and 100 ms.
+func BenchmarkJitteredStorm(b *testing.B) {
+	for _, step := range []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond} {
+		b.Run("step="+step.String(), func(b *testing.B) {
+			sc := jitteredStorm(40*time.Second, step)
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := Run(sc, 1, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(r.Calls, "calls")
+			}
+		})
+	}
+}
