@@ -84,7 +84,8 @@ Examples:
   stormlab run -set scenario.layer.0.timeout=2s experiments/blip-30s.toml
   stormlab run -set grid.blip=5s experiments/blip-phase.toml   # one blip length
   stormlab run -refine experiments/blip-30s.toml
-  stormlab run -shard 1/4 experiments/blip-phase.toml          # writes out/blip-phase.shard-1-of-4
+  stormlab run -shard 0/2 experiments/blip-phase.toml          # writes out/blip-phase.shard-0-of-2
+  stormlab run -shard 1/2 experiments/blip-phase.toml          # and out/blip-phase.shard-1-of-2
 
 Flags:
 `

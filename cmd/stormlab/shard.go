@@ -297,8 +297,8 @@ one line naming it and the folders concerned, exit 1, and nothing is
 written. The experiment file itself is not needed: each shard holds a copy.
 
 Examples:
-  stormlab merge out/blip-phase.shard-*-of-4
-  stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-4
+  stormlab merge out/blip-phase.shard-*-of-2
+  stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-2
 
 Flags:
 `
