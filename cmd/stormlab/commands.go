@@ -164,7 +164,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	pool := poolOptions(&f.mem, *f.workers)
 	if shard != nil {
-		return runShard(ctx, stdout, stderr, fs, *shard, exps, refined, pool)
+		return runShard(ctx, stdout, stderr, fs, f, *shard, exps, refined, pool)
 	}
 	names := make([]string, len(exps))
 	for i, e := range exps {
@@ -188,9 +188,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			}
 			return err
 		}
-		warn(stderr, e.Name, e.Grid.Cells(), results)
-		if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*f.figures, Refined: half}); err != nil {
-			return fmt.Errorf("%s: %w", e.Name, err)
+		if err := writeReport(stderr, out, e, results, half, *f.figures); err != nil {
+			return err
 		}
 		written++
 		n := reports.CountAborted(results) + reports.CountAborted(half)
@@ -497,6 +496,17 @@ func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return results, err
+}
+
+// writeReport prints the warnings of an experiment's results and writes
+// its folder under out; half holds the results at half the tick with
+// -refine.
+func writeReport(stderr io.Writer, out string, e *experiments.Experiment, results, half []model.Result, figures bool) error {
+	warn(stderr, e.Name, e.Grid.Cells(), results)
+	if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !figures, Refined: half}); err != nil {
+		return fmt.Errorf("%s: %w", e.Name, err)
+	}
+	return nil
 }
 
 // warn prints the warnings the cells of experiment name carry (results[i]

@@ -12,13 +12,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
-	"github.com/stormlab/stormlab/plots"
 	"github.com/stormlab/stormlab/reports"
 )
 
@@ -214,12 +212,8 @@ func shardFlags(fs *flag.FlagSet) []reports.Flag {
 // refined holds each experiment's cells at half the tick with -refine. A
 // shard already complete in the output folder with the same fingerprint is
 // skipped. Every folder it will write is checked before anything runs.
-func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, s sweep.Shard, exps []*experiments.Experiment, refined [][]sweep.Cell, pool sweep.Options) error {
-	out := fs.Lookup("out").Value.String()
-	var sets []string
-	if v, ok := fs.Lookup("set").Value.(*setFlags); ok {
-		sets = *v
-	}
+func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f *runFlags, s sweep.Shard, exps []*experiments.Experiment, refined [][]sweep.Cell, pool sweep.Options) error {
+	out, sets := *f.out, []string(f.sets)
 	version, flags := buildVersion(), shardFlags(fs)
 	type job struct {
 		e      *experiments.Experiment
@@ -233,7 +227,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, s
 		j := job{e: e, pos: sweep.Split(e.Grid.Cells(), s.N)[s.K],
 			origin: &reports.Origin{Experiment: e.Name, File: e.File, Source: e.Source, Sets: sets, Flags: flags, Version: version}}
 		dir := reports.ShardDir(e.Name, s)
-		if f, err := reports.ReadShard(filepath.Join(out, dir)); err == nil && f.Complete(j.origin, s, j.pos) {
+		if done, err := reports.ReadShard(filepath.Join(out, dir)); err == nil && done.Complete(j.origin, s, j.pos) {
 			fmt.Fprintf(stdout, "%s: shard %s already complete in %s (same fingerprint); skipped\n", e.Name, s, filepath.Join(out, dir))
 			continue
 		}
@@ -281,114 +275,4 @@ func pick(cells []sweep.Cell, pos []int) []sweep.Cell {
 		out[i] = cells[p]
 	}
 	return out
-}
-
-const mergeUsage = `Usage: stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
-
-Puts together the shards of one experiment that stormlab run -shard K/N
-wrote, and writes DIR/<name>/ and DIR/README.md byte for byte as a single
-stormlab run with the same file, -set values and flags writes them. DIR is
-reports, or out when the shards ran with -set, as for stormlab run.
-
-It first checks that the folders are every shard of one run: the same
-experiment and file content, -set values, flags and stormlab build (the
-fingerprint each shard records), each shard exactly once. A problem is
-one line naming it and the folders concerned, exit 1, and nothing is
-written. The experiment file itself is not needed: each shard holds a copy.
-
-Examples:
-  stormlab merge out/blip-phase.shard-*-of-2
-  stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-2
-
-Flags:
-`
-
-func cmdMerge(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet(stderr, "merge", mergeUsage)
-	out := fs.String("out", outDefault, "write the report under `DIR` ("+scratchOut+" when the shards ran with -set and -out is not given)")
-	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md)")
-	dirs, err := parse(fs, args, false)
-	if err != nil {
-		return err
-	}
-	if len(dirs) == 0 {
-		fs.Usage()
-		return &usageError{"merge needs the shard folders to merge"}
-	}
-	folders := make([]*reports.ShardFolder, len(dirs))
-	for i, d := range dirs {
-		if folders[i], err = reports.ReadShard(d); err != nil {
-			return err
-		}
-	}
-	if err := reports.CheckShards(folders); err != nil {
-		return err
-	}
-	first := folders[0]
-	if v := buildVersion(); first.Version != v {
-		return fmt.Errorf("the shards were computed by %s, and this is %s: merge with the build that ran them", first.Version, v)
-	}
-	e, err := experiments.Parse(first.File, first.Source, first.Sets)
-	if err != nil {
-		return err
-	}
-	if err := e.CheckFigures(plots.Check); err != nil {
-		return err
-	}
-	// The command that regenerates the report is the single run's.
-	rfs, rf := newRunFlags(io.Discard)
-	for _, s := range first.Sets {
-		rfs.Set("set", s)
-	}
-	for _, f := range first.Flags {
-		if err := rfs.Set(f.Name, f.Value); err != nil {
-			return fmt.Errorf("%s: flag -%s=%s: %v", first.Path, f.Name, f.Value, err)
-		}
-	}
-	if given(fs, "out") {
-		rfs.Set("out", *out)
-	} else if len(first.Sets) > 0 {
-		*out = scratchOut
-	}
-	if given(fs, "figures") {
-		rfs.Set("figures", strconv.FormatBool(*figures))
-	}
-	e.Command = regenerate(rfs, e.File)
-	results, half, err := reports.Gather(folders, e.Grid, *rf.refine)
-	if err != nil {
-		return err
-	}
-	dst := filepath.Join(*out, e.Name)
-	for _, f := range folders {
-		if within(f.Path, dst) {
-			return &usageError{fmt.Sprintf("-out %s: merging would replace %s, which holds the shard %s; choose another -out", *out, dst, f.Path)}
-		}
-	}
-	if err := reports.CheckOut(*out, []string{e.Name}); err != nil {
-		return err
-	}
-	warn(stderr, e.Name, e.Grid.Cells(), results)
-	if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures, Refined: half}); err != nil {
-		return fmt.Errorf("%s: %w", e.Name, err)
-	}
-	if err := reports.WriteIndex(*out); err != nil {
-		return err
-	}
-	n := reports.CountAborted(results) + reports.CountAborted(half)
-	fmt.Fprintf(stdout, "%s: %d cells from %d shards%s%s → %s\n", e.Name, len(results), len(folders), flips(results, half), abortedText(n), dst)
-	if n > 0 {
-		return &abortedError{n}
-	}
-	return nil
-}
-
-// within reports whether path is dir or lies inside it.
-func within(path, dir string) bool {
-	p, err1 := filepath.Abs(path)
-	d, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	rel, err := filepath.Rel(d, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -39,20 +39,6 @@ func grid(t *testing.T, base model.Scenario, axes ...sweep.Axis) *sweep.Grid {
 	return g
 }
 
-// values is an axis over path with the given values.
-func values(t *testing.T, name, path string, duration bool, raw ...any) sweep.Axis {
-	t.Helper()
-	ax := sweep.Axis{Name: name, Path: path, Key: name, Duration: duration}
-	for _, r := range raw {
-		v, err := sweep.NewValue(r, duration)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ax.Values = append(ax.Values, v)
-	}
-	return ax
-}
-
 // checkPartition fails unless shards hold every position below n exactly
 // once, each shard in ascending order.
 func checkPartition(t *testing.T, shards [][]int, n int) {
@@ -83,8 +69,8 @@ func TestSplitEqualCosts(t *testing.T) {
 	for i := range loads {
 		loads[i] = int64(50 + i)
 	}
-	g := grid(t, model.Default(), values(t, "load", "load", false, loads...),
-		values(t, "attempts", "layer.*.attempts", false, int64(1), int64(3), int64(9), int64(27)))
+	g := grid(t, model.Default(), axis(t, "load", "load", loads...),
+		axis(t, "attempts", "layer.*.attempts", int64(1), int64(3), int64(9), int64(27)))
 	cells := g.Cells()
 	for _, n := range []int{1, 3, 4, 7, 200} {
 		shards := sweep.Split(cells, n)
@@ -126,7 +112,7 @@ func TestSplitSpreadsNeighbours(t *testing.T) {
 	base := model.Default()
 	base.Fault = []model.Fault{{Kind: "outage", Start: model.Seconds(60), Length: model.Seconds(30), Factor: 1}}
 	base.Duration = model.Seconds(600)
-	g := grid(t, base, values(t, "blip", "fault.0.length", true, blips...))
+	g := grid(t, base, axis(t, "blip", "fault.0.length", blips...))
 	shards := sweep.Split(g.Cells(), 4)
 	for k, s := range shards {
 		tail := 0 // cells of the last 40 blips
@@ -148,9 +134,9 @@ func TestSplitBalancesEstimatedCost(t *testing.T) {
 	base := model.Default()
 	base.Engine = "stochastic"
 	g := grid(t, base,
-		values(t, "replicates", "replicates", false, int64(1), int64(2), int64(5), int64(20)),
-		values(t, "duration", "duration", true, "1m", "5m", "1h"),
-		values(t, "load", "load", false, int64(10), int64(20), int64(30)))
+		axis(t, "replicates", "replicates", int64(1), int64(2), int64(5), int64(20)),
+		axis(t, "duration", "duration", "1m", "5m", "1h"),
+		axis(t, "load", "load", int64(10), int64(20), int64(30)))
 	cells := g.Cells()
 	cost := func(p int) int64 { return cells[p].Plan.Cost(cells[p].Series).Ticks }
 	var most int64
