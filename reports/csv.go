@@ -113,12 +113,7 @@ func WriteResults(w io.Writer, g *sweep.Grid, results, refined []model.Result) e
 // order), each led by its grid index in a cell column. Its metric columns
 // are those the shard's own results call for.
 func WriteShardRows(w io.Writer, g *sweep.Grid, pos []int, results, refined []model.Result) error {
-	all := g.Cells()
-	cells := make([]sweep.Cell, len(pos))
-	for i, p := range pos {
-		cells[i] = all[p]
-	}
-	return writeRows(w, g, cells, true, results, refined)
+	return writeRows(w, g, sweep.Pick(g.Cells(), pos), true, results, refined)
 }
 
 // writeRows writes results.csv's header and one row per cell of cells,

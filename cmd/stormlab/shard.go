@@ -232,7 +232,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f
 			continue
 		}
 		if refined[i] != nil {
-			j.half = pick(refined[i], j.pos)
+			j.half = sweep.Pick(refined[i], j.pos)
 		}
 		jobs = append(jobs, j)
 		names = append(names, dir)
@@ -244,7 +244,7 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f
 	for _, j := range jobs {
 		start := time.Now()
 		label := fmt.Sprintf("%s shard %s", j.e.Name, s)
-		cells := pick(j.e.Grid.Cells(), j.pos)
+		cells := sweep.Pick(j.e.Grid.Cells(), j.pos)
 		results, err := simulate(ctx, stderr, label, cells, pool)
 		var half []model.Result
 		if err == nil && j.half != nil {
@@ -266,13 +266,4 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f
 		return &abortedError{aborted}
 	}
 	return nil
-}
-
-// pick returns the cells at positions pos.
-func pick(cells []sweep.Cell, pos []int) []sweep.Cell {
-	out := make([]sweep.Cell, len(pos))
-	for i, p := range pos {
-		out[i] = cells[p]
-	}
-	return out
 }

@@ -103,6 +103,16 @@ func Split(cells []Cell, n int) [][]int {
 	return out
 }
 
+// Pick returns the cells at positions pos of cells, in that order: a
+// shard's cells from Split's positions.
+func Pick(cells []Cell, pos []int) []Cell {
+	out := make([]Cell, len(pos))
+	for i, p := range pos {
+		out[i] = cells[p]
+	}
+	return out
+}
+
 // loads is a min-heap of shards by the estimated work dealt to them so far,
 // then by the cells dealt (so equal estimates go round-robin), then by
 // shard number.
