@@ -27,6 +27,10 @@ type Experiment struct {
 	spec.Report
 	Grid     *sweep.Grid
 	MaxCells int
+	// Source is the file's content as it was read, before any -set; a
+	// shard keeps it, so that its results can be merged where the file is
+	// not.
+	Source []byte
 
 	pos  map[string]position // key path → where it is written
 	sets map[string]bool     // key paths a -set flag gave

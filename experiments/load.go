@@ -34,6 +34,7 @@ func Parse(file string, src []byte, sets []string) (*Experiment, error) {
 		sets:     map[string]bool{},
 	}
 	e.File = file
+	e.Source = src
 	e.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	e.Overrides = slices.Clone(sets)
 	var tree map[string]any

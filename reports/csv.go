@@ -105,9 +105,27 @@ func appendNumber(dst []byte, v float64) []byte {
 // verdict at half the tick follows; when any cell was aborted at the memory
 // cap, an aborted column with the reason ends every row.
 func WriteResults(w io.Writer, g *sweep.Grid, results, refined []model.Result) error {
+	return writeRows(w, g, g.Cells(), false, results, refined)
+}
+
+// WriteShardRows writes a shard's rows.csv: results.csv's rows of the cells
+// at positions pos of the grid (results and refined hold theirs, in that
+// order), each led by its grid index in a cell column. Its metric columns
+// are those the shard's own results call for.
+func WriteShardRows(w io.Writer, g *sweep.Grid, pos []int, results, refined []model.Result) error {
+	return writeRows(w, g, sweep.Pick(g.Cells(), pos), true, results, refined)
+}
+
+// writeRows writes results.csv's header and one row per cell of cells,
+// whose results are results (and refined, with -refine) in the same order;
+// with index, a first column named cell holds each cell's grid index.
+func writeRows(w io.Writer, g *sweep.Grid, cells []sweep.Cell, index bool, results, refined []model.Result) error {
 	cw := csv.NewWriter(w)
 	cols := columns(results)
-	header := make([]string, 0, len(g.Axes)+len(cols)+len(refineColumns)+1)
+	header := make([]string, 0, len(g.Axes)+len(cols)+len(refineColumns)+2)
+	if index {
+		header = append(header, "cell")
+	}
 	for _, a := range g.Axes {
 		header = append(header, a.Name)
 	}
@@ -126,9 +144,11 @@ func WriteResults(w io.Writer, g *sweep.Grid, results, refined []model.Result) e
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	cells := g.Cells()
 	for i := range results {
 		row := make([]string, 0, len(header))
+		if index {
+			row = append(row, strconv.Itoa(cells[i].Index))
+		}
 		for _, p := range cells[i].Params {
 			row = append(row, p.Text)
 		}

@@ -39,18 +39,7 @@ func runGolden(t *testing.T) (*experiments.Experiment, []model.Result) {
 // as .got beside the golden one; go test ./reports -update accepts it.
 func TestGolden(t *testing.T) {
 	e, results := runGolden(t)
-	list, err := Files(&e.Report, e.Grid, results, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, f := range list {
-		var buf bytes.Buffer
-		if err := f.Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		files[f.Name] = buf.Bytes()
-	}
+	files := rendered(t, e, results, nil)
 	for _, name := range []string{"results.csv", "series.csv", "report.md"} {
 		got, ok := files[name]
 		if !ok {

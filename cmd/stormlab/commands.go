@@ -61,12 +61,21 @@ func newFlagSet(stderr io.Writer, name, text string) *flag.FlagSet {
 	return fs
 }
 
-const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-set PATH=VALUE ...] FILE.toml ...
+const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-shard K/N|auto] [-set PATH=VALUE ...] FILE.toml ...
 
 Runs every cell of each experiment and writes DIR/<name>/: results.csv,
 series.csv, report.md and the figures (PNG and SVG), then DIR/README.md.
 DIR is reports, or out when -set changes the files; stormlab replaces only
 folders it wrote (they hold a .stormlab file).
+
+With -shard K/N it runs only shard K (from 0) of N of each experiment's
+cells, split by estimated cost, and writes DIR/<name>.shard-K-of-N/ (DIR
+is out unless -out says otherwise) for stormlab merge, which writes what a
+single run writes. -shard auto takes K and N from a Kubernetes Indexed Job
+(JOB_COMPLETION_INDEX, with STORMLAB_SHARD_COUNT set to the Job's
+completions) or a Slurm job array (SLURM_ARRAY_TASK_ID and
+SLURM_ARRAY_TASK_COUNT). A shard already complete in DIR with the same
+fingerprint is skipped.
 
 Examples:
   stormlab run experiments/blip-30s.toml
@@ -75,81 +84,120 @@ Examples:
   stormlab run -set scenario.layer.0.timeout=2s experiments/blip-30s.toml
   stormlab run -set grid.blip=5s experiments/blip-phase.toml   # one blip length
   stormlab run -refine experiments/blip-30s.toml
+  stormlab run -shard 0/2 experiments/blip-phase.toml          # writes out/blip-phase.shard-0-of-2
+  stormlab run -shard 1/2 experiments/blip-phase.toml          # and out/blip-phase.shard-1-of-2
 
 Flags:
 `
 
 // outDefault and scratchOut are where run writes: the committed reports, or
-// a folder git ignores when -set changes the files.
+// a folder git ignores when -set changes the files or -shard writes shards.
 const (
 	outDefault = "reports"
 	scratchOut = "out"
 )
 
-func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+// runFlags are stormlab run's flags. stormlab merge builds them again from
+// what its shards record, to write the command that regenerates the report.
+type runFlags struct {
+	out     *string
+	workers *int
+	figures *bool
+	refine  *bool
+	shard   *string
+	mem     memoryFlag
+	sets    setFlags
+}
+
+// newRunFlags defines stormlab run's flags.
+func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := newFlagSet(stderr, "run", runUsage)
-	out := fs.String("out", outDefault, "write reports under `DIR` ("+scratchOut+" when -set is given and -out is not)")
-	workers := fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once (results never depend on it)")
-	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md, fastest)")
-	refine := fs.Bool("refine", false, "run every cell again at half its tick and report the verdicts that change")
-	var mem memoryFlag
-	fs.Var(&mem, "max-memory", "cap each cell's live state at `SIZE` (e.g. 500MB; 0 = no cap); default half the machine's memory divided by -j")
-	var sets setFlags
-	fs.Var(&sets, "set", "override a key of the files: `PATH=VALUE` (repeatable), e.g. scenario.load=80, grid.blip=5s")
+	f := &runFlags{
+		out:     fs.String("out", outDefault, "write reports under `DIR` ("+scratchOut+" when -set or -shard is given and -out is not)"),
+		workers: fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once (results never depend on it)"),
+		figures: fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md, fastest)"),
+		refine:  fs.Bool("refine", false, "run every cell again at half its tick and report the verdicts that change"),
+		shard:   fs.String("shard", "", "run only shard `K/N` (K from 0) of the cells and write a shard folder for stormlab merge; auto: K and N from a Kubernetes Indexed Job or a Slurm job array"),
+	}
+	fs.Var(&f.mem, "max-memory", "cap each cell's live state at `SIZE` (e.g. 500MB; 0 = no cap); default half the machine's memory divided by -j")
+	fs.Var(&f.sets, "set", "override a key of the files: `PATH=VALUE` (repeatable), e.g. scenario.load=80, grid.blip=5s")
+	return fs, f
+}
+
+func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs, f := newRunFlags(stderr)
 	files, err := parse(fs, args, true)
 	if err != nil {
 		return err
 	}
-	if *workers < 1 {
+	if *f.workers < 1 {
 		return &usageError{"-j must be at least 1"}
 	}
-	if len(sets) > 0 && !given(fs, "out") {
-		*out = scratchOut // a trial never replaces a committed report
+	var shard *sweep.Shard
+	if given(fs, "shard") {
+		s, err := parseShardFlag(*f.shard, os.Getenv)
+		if err != nil {
+			return err
+		}
+		if given(fs, "figures") {
+			return &usageError{"-figures: a shard writes no figures; give -figures=false to stormlab merge"}
+		}
+		shard = &s
+	} else {
+		noteEngine(stderr, os.Getenv)
 	}
-	exps, err := loadAll(files, sets)
+	if (len(f.sets) > 0 || shard != nil) && !given(fs, "out") {
+		*f.out = scratchOut // a trial never replaces a committed report
+	}
+	exps, err := loadAll(files, f.sets)
 	if err != nil {
 		return err
 	}
 	refined := make([][]sweep.Cell, len(exps))
-	names := make([]string, len(exps))
 	for i, e := range exps {
 		e.Command = regenerate(fs, e.File)
-		names[i] = e.Name
-		if *refine {
+		if *f.refine {
 			if refined[i], err = halfTick(e); err != nil {
 				return err
 			}
 		}
 	}
-	if err := reports.CheckOut(*out, names); err != nil {
+	pool := poolOptions(&f.mem, *f.workers)
+	if shard != nil {
+		return runShard(ctx, stdout, stderr, fs, f, *shard, exps, refined, pool)
+	}
+	names := make([]string, len(exps))
+	for i, e := range exps {
+		names[i] = e.Name
+	}
+	out := *f.out
+	if err := reports.CheckOut(out, names); err != nil {
 		return err
 	}
-	pool := poolOptions(&mem, *workers)
 	aborted, written := 0, 0
 	for i, e := range exps {
 		start := time.Now()
 		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), pool)
 		var half []model.Result
-		if err == nil && *refine {
+		if err == nil && *f.refine {
 			half, err = simulate(ctx, stderr, e.Name+" at half the tick", refined[i], pool)
 		}
 		if err != nil {
 			if written > 0 && ctx.Err() != nil {
-				reports.WriteIndex(*out) // the experiments finished so far
+				reports.WriteIndex(out) // the experiments finished so far
 			}
 			return err
 		}
-		warn(stderr, e, results)
-		if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures, Refined: half}); err != nil {
-			return fmt.Errorf("%s: %w", e.Name, err)
+		if err := writeReport(stderr, out, e, results, half, *f.figures); err != nil {
+			return err
 		}
 		written++
 		n := reports.CountAborted(results) + reports.CountAborted(half)
 		aborted += n
 		fmt.Fprintf(stdout, "%s: %d cells in %.2fs%s%s → %s\n", e.Name, len(results), time.Since(start).Seconds(),
-			flips(results, half), abortedText(n), filepath.Join(*out, e.Name))
+			flips(results, half), abortedText(n), filepath.Join(out, e.Name))
 	}
-	if err := reports.WriteIndex(*out); err != nil {
+	if err := reports.WriteIndex(out); err != nil {
 		return err
 	}
 	if aborted > 0 {
@@ -171,7 +219,7 @@ func regenerate(fs *flag.FlagSet, file string) string {
 	parts := []string{"stormlab", "run"}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "j":
+		case "j", "shard":
 		case "set":
 			for _, s := range *f.Value.(*setFlags) {
 				parts = append(parts, "-set", shellQuote(s))
@@ -450,16 +498,27 @@ func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.
 	return results, err
 }
 
-// warn prints the warnings the cells carry and the cells stopped at the
-// memory cap; report.md lists them as notes.
-func warn(stderr io.Writer, e *experiments.Experiment, results []model.Result) {
-	cells := e.Grid.Cells()
+// writeReport prints the warnings of an experiment's results and writes
+// its folder under out; half holds the results at half the tick with
+// -refine.
+func writeReport(stderr io.Writer, out string, e *experiments.Experiment, results, half []model.Result, figures bool) error {
+	warn(stderr, e.Name, e.Grid.Cells(), results)
+	if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !figures, Refined: half}); err != nil {
+		return fmt.Errorf("%s: %w", e.Name, err)
+	}
+	return nil
+}
+
+// warn prints the warnings the cells of experiment name carry (results[i]
+// is cells[i]'s) and the cells stopped at the memory cap; report.md lists
+// them as notes.
+func warn(stderr io.Writer, name string, cells []sweep.Cell, results []model.Result) {
 	for i := range results {
 		if a := results[i].Aborted; a != "" {
-			fmt.Fprintf(stderr, "stormlab: %s: cell %s: aborted, %s\n", e.Name, cells[i].Label(), a)
+			fmt.Fprintf(stderr, "stormlab: %s: cell %s: aborted, %s\n", name, cells[i].Label(), a)
 		}
 		for _, w := range results[i].Warnings {
-			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", e.Name, cells[i].Label(), w)
+			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", name, cells[i].Label(), w)
 		}
 	}
 }

@@ -19,9 +19,11 @@ import (
 // texts, against the committed experiments: each must exit 0. They run as
 // written, through sh from the repository root, with a stormlab built for
 // the test; a run writes into a temporary folder (its -out, given or
-// added), so nothing under reports/ changes, which the test checks. Lines
-// that only show a synopsis (FILE.toml) are not commands; make lines are the
-// Makefile's.
+// added), so nothing under reports/ changes, which the test checks. Merge
+// lines run after the others, over the shards those wrote there (their
+// out/ folders read from the temporary one), and write into a temporary
+// folder too. Lines that only show a synopsis (FILE.toml, SHARD_DIR) are
+// not commands; make lines are the Makefile's.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every experiment; not with -short")
@@ -32,12 +34,14 @@ func TestREADMECommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := commandLines(string(readme))
-	for _, u := range []string{usage, runUsage, checkUsage, validateUsage} {
+	for _, u := range []string{usage, runUsage, mergeUsage, checkUsage, validateUsage} {
 		lines = append(lines, usageLines(u)...)
 	}
 	slices.Sort(lines)
 	lines = slices.Compact(lines)
-	for _, want := range []string{"stormlab run ", "stormlab check", "stormlab validate ", "stormlab keys"} {
+	merges := func(l string) bool { return strings.HasPrefix(l, "stormlab merge ") }
+	lines = append(slices.DeleteFunc(slices.Clone(lines), merges), slices.DeleteFunc(lines, func(l string) bool { return !merges(l) })...)
+	for _, want := range []string{"stormlab run ", "stormlab merge ", "stormlab check", "stormlab validate ", "stormlab keys"} {
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
 			t.Errorf("no %q line found in the README or the usage texts", want)
 		}
@@ -48,14 +52,21 @@ func TestREADMECommands(t *testing.T) {
 	before := snapshot(t, filepath.Join(root, "reports"))
 	out := filepath.Join(tmp, "out")
 	outFlag := regexp.MustCompile(` -out \S+`)
+	shardDir := regexp.MustCompile(`(^|\s)out/`)
 	for _, line := range lines {
 		cmd := line
-		if strings.HasPrefix(line, "stormlab run ") {
-			if outFlag.MatchString(cmd) {
-				cmd = outFlag.ReplaceAllLiteralString(cmd, " -out "+out)
-			} else {
-				cmd = strings.Replace(cmd, "stormlab run ", "stormlab run -out "+out+" ", 1)
+		for _, c := range []struct{ prefix, out string }{{"stormlab run ", out}, {"stormlab merge ", filepath.Join(tmp, "merged")}} {
+			if !strings.HasPrefix(line, c.prefix) {
+				continue
 			}
+			if outFlag.MatchString(cmd) {
+				cmd = outFlag.ReplaceAllLiteralString(cmd, " -out "+c.out)
+			} else {
+				cmd = strings.Replace(cmd, c.prefix, c.prefix+"-out "+c.out+" ", 1)
+			}
+		}
+		if merges(line) {
+			cmd = shardDir.ReplaceAllString(cmd, "${1}"+out+"/")
 		}
 		sh := exec.Command("sh", "-c", strings.Replace(cmd, "stormlab", bin, 1))
 		sh.Dir = root
@@ -127,7 +138,7 @@ func usageLines(text string) []string {
 // isCommand reports whether a line is a stormlab command rather than a
 // synopsis.
 func isCommand(s string) bool {
-	return strings.HasPrefix(s, "stormlab ") && !strings.Contains(s, "FILE.toml")
+	return strings.HasPrefix(s, "stormlab ") && !strings.Contains(s, "FILE.toml") && !strings.Contains(s, "SHARD_DIR")
 }
 
 // snapshot lists the files under dir with their sizes and times.

@@ -2,7 +2,8 @@
 // experiment's grid as a seeded simulation, written as results.csv,
 // report.md and figures under reports/<name>/.
 //
-//	stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-set PATH=VALUE ...] FILE.toml ...
+//	stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-shard K/N|auto] [-set PATH=VALUE ...] FILE.toml ...
+//	stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
 //	stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
 //	stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 //	stormlab keys
@@ -76,7 +77,8 @@ func exitCode(stderr io.Writer, err error) int {
 const usage = `stormlab runs retry-storm experiments and writes their reports.
 
 Usage:
-  stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-set PATH=VALUE ...] FILE.toml ...
+  stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-shard K/N|auto] [-set PATH=VALUE ...] FILE.toml ...
+  stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
   stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
   stormlab validate [-set PATH=VALUE ...] FILE.toml ...
   stormlab keys
@@ -93,6 +95,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "merge":
+		return cmdMerge(stdout, stderr, args[1:])
 	case "check":
 		return cmdCheck(ctx, stdout, stderr, args[1:])
 	case "validate":

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/plots"
+	"github.com/stormlab/stormlab/reports"
+)
+
+const mergeUsage = `Usage: stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
+
+Puts together the shards of one experiment that stormlab run -shard K/N
+wrote, and writes DIR/<name>/ and DIR/README.md byte for byte as a single
+stormlab run with the same file, -set values and flags writes them. DIR is
+reports, or out when the shards ran with -set, as for stormlab run.
+
+It first checks that the folders are every shard of one run: the same
+experiment and file content, -set values, flags and stormlab build (the
+fingerprint each shard records), each shard exactly once. A problem is
+one line naming it and the folders concerned, exit 1, and nothing is
+written. The experiment file itself is not needed: each shard holds a copy.
+
+Examples:
+  stormlab merge out/blip-phase.shard-*-of-2
+  stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-2
+
+Flags:
+`
+
+// cmdMerge is stormlab merge: it reads and checks the shard folders, then
+// writes the experiment's folder and the index as stormlab run would.
+// Nothing is written unless every check passes.
+func cmdMerge(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet(stderr, "merge", mergeUsage)
+	out := fs.String("out", outDefault, "write the report under `DIR` ("+scratchOut+" when the shards ran with -set and -out is not given)")
+	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md)")
+	dirs, err := parse(fs, args, false)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		fs.Usage()
+		return &usageError{"merge needs the shard folders to merge"}
+	}
+	folders := make([]*reports.ShardFolder, len(dirs))
+	for i, d := range dirs {
+		if folders[i], err = reports.ReadShard(d); err != nil {
+			return err
+		}
+	}
+	if err := reports.CheckShards(folders); err != nil {
+		return err
+	}
+	first := folders[0]
+	if v := buildVersion(); first.Version != v {
+		return fmt.Errorf("the shards were computed by %s, and this is %s: merge with the build that ran them", first.Version, v)
+	}
+	e, err := experiments.Parse(first.File, first.Source, first.Sets)
+	if err != nil {
+		return err
+	}
+	if err := e.CheckFigures(plots.Check); err != nil {
+		return err
+	}
+	// The command that regenerates the report is the single run's.
+	rfs, rf := newRunFlags(io.Discard)
+	for _, s := range first.Sets {
+		rfs.Set("set", s)
+	}
+	for _, f := range first.Flags {
+		if err := rfs.Set(f.Name, f.Value); err != nil {
+			return fmt.Errorf("%s: flag -%s=%s: %v", first.Path, f.Name, f.Value, err)
+		}
+	}
+	if given(fs, "out") {
+		rfs.Set("out", *out)
+	} else if len(first.Sets) > 0 {
+		*out = scratchOut
+	}
+	if given(fs, "figures") {
+		rfs.Set("figures", strconv.FormatBool(*figures))
+	}
+	e.Command = regenerate(rfs, e.File)
+	results, half, err := reports.Gather(folders, e.Grid, *rf.refine)
+	if err != nil {
+		return err
+	}
+	dst := filepath.Join(*out, e.Name)
+	for _, f := range folders {
+		if within(f.Path, dst) {
+			return &usageError{fmt.Sprintf("-out %s: merging would replace %s, which holds the shard %s; choose another -out", *out, dst, f.Path)}
+		}
+	}
+	if err := reports.CheckOut(*out, []string{e.Name}); err != nil {
+		return err
+	}
+	if err := writeReport(stderr, *out, e, results, half, *figures); err != nil {
+		return err
+	}
+	if err := reports.WriteIndex(*out); err != nil {
+		return err
+	}
+	n := reports.CountAborted(results) + reports.CountAborted(half)
+	fmt.Fprintf(stdout, "%s: %d cells from %d shards%s%s → %s\n", e.Name, len(results), len(folders), flips(results, half), abortedText(n), dst)
+	if n > 0 {
+		return &abortedError{n}
+	}
+	return nil
+}
+
+// within reports whether path is dir or lies inside it.
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
