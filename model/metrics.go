@@ -37,6 +37,8 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.CollapseS }, func(r *Result) float64 { return r.SD.CollapseS }, false, false},
 		{"drain_s", "seconds from the end of the fault (the start without one) until the backlog was first within the healthy limit; empty when never, or when no limit applies", "seconds",
 			func(r *Result) float64 { return r.DrainS }, func(r *Result) float64 { return r.SD.DrainS }, false, false},
+		{"after_change_s", "seconds from the first [[scenario.change]] until healthy for good (0 when healthy from the change on); empty when never, or without a change", "seconds",
+			func(r *Result) float64 { return r.AfterChangeS }, func(r *Result) float64 { return r.SD.AfterChangeS }, false, true},
 		{"requests", "user (top-level) requests that arrived", "count",
 			func(r *Result) float64 { return r.Requests }, func(r *Result) float64 { return r.SD.Requests }, false, false},
 		{"calls", "attempts that reached the dependency", "count",

@@ -354,6 +354,7 @@ var metricLabels = map[string]string{
 	"recovery_s":            "recovery time after the fault (s)",
 	"collapse_s":            "time to collapse (s from the start)",
 	"drain_s":               "time to drain (s after the fault)",
+	"after_change_s":        "recovery after the change (s)",
 	"requests":              "user requests (per run)",
 	"calls":                 "calls at the dependency (per run)",
 	"calls_per_s":           "mean call rate at the dependency (calls/s)",
