@@ -21,6 +21,7 @@ type figureTable struct {
 	Line        text `toml:"line"`
 	Metric      text `toml:"metric"`
 	RuleOfThumb flag `toml:"rule_of_thumb"`
+	Band        flag `toml:"band"`
 	Range       any  `toml:"range"` // axis = [min, max]
 	Only        any  `toml:"only"`  // axis = value or [values]
 }
@@ -41,7 +42,7 @@ func (e *Experiment) readFigures(v any) error {
 		f := spec.Figure{
 			Kind: string(t.Kind), Name: string(t.Name), Title: string(t.Title),
 			X: string(t.X), Y: string(t.Y), Panel: string(t.Panel), Line: string(t.Line),
-			Metric: string(t.Metric), RuleOfThumb: bool(t.RuleOfThumb),
+			Metric: string(t.Metric), RuleOfThumb: bool(t.RuleOfThumb), Band: bool(t.Band),
 		}
 		if t.Only != nil {
 			if f.Select.Only, err = e.figureOnly(key+".only", t.Only); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 )
 
 // readFindings reads the findings = ["...", ...] templates and resolves
@@ -80,9 +79,9 @@ func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 		return spec.FindingPart{}, fmt.Errorf("{%s}: write {column[value; value]} with one value per axis (%s)", s, e.Grid.AxisList())
 	}
 	part := spec.FindingPart{Column: strings.TrimSpace(s[:open]), Format: strings.TrimSpace(s[close+1:])}
-	m, ok := model.LookupMetric(part.Column)
+	m, ok := e.Grid.Metric(part.Column)
 	if !ok {
-		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, spec.ColumnNames()), spec.Columns())
+		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, e.Grid.ColumnNames()), strings.Join(e.Grid.ColumnNames(), ", "))
 	}
 	if rest, ok := strings.CutPrefix(part.Format, "sd"); ok {
 		if m.SD == nil {

@@ -26,6 +26,7 @@ type topLevel struct {
 	Figure    any      `toml:"figure"`
 	Findings  any      `toml:"findings"`
 	Tolerance any      `toml:"tolerance"`
+	Window    any      `toml:"window"`
 }
 
 // seed is the experiment seed: a whole number ≥ 0.

@@ -523,6 +523,7 @@ func facts(cells []sweep.Cell) []string {
 		out = append(out, "queue "+q)
 	}
 	out = append(out, faultFacts(cells)...)
+	out = append(out, changeFacts(cells)...)
 	out = append(out, each(func(sc *model.Scenario, _ *model.Plan) (float64, string) { return durChoice(sc.Tick) })+" ticks over "+
 		each(func(sc *model.Scenario, _ *model.Plan) (float64, string) {
 			return sc.Duration.Seconds(), sc.Duration.String()
@@ -589,7 +590,7 @@ func loadFact(cells []sweep.Cell) string {
 	}
 	var parts []string
 	if len(open) > 0 {
-		parts = append(parts, "load "+eachOf(open, func(_ *model.Scenario, p *model.Plan) (float64, string) { return p.Load, numText(p.Load) })+" requests/s")
+		parts = append(parts, openLoadFact(open))
 	}
 	if len(closed) > 0 {
 		n := clients(closed)
