@@ -116,5 +116,8 @@ func (e *Experiment) interpret(tree map[string]any) error {
 	if err := e.readTolerance(tree["tolerance"]); err != nil {
 		return err
 	}
+	if err := e.readAnswer(tree["answer"]); err != nil {
+		return err
+	}
 	return e.readFindings(tree["findings"])
 }

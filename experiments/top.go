@@ -27,6 +27,7 @@ type topLevel struct {
 	Findings  any      `toml:"findings"`
 	Tolerance any      `toml:"tolerance"`
 	Window    any      `toml:"window"`
+	Answer    any      `toml:"answer"`
 }
 
 // seed is the experiment seed: a whole number ≥ 0.

@@ -45,3 +45,21 @@ func collapseSpread(runs []Metrics) (share, p10, p50, p90 float64) {
 	slices.Sort(xs)
 	return share, stat.Quantile(0.1, stat.Empirical, xs, nil), stat.Quantile(0.5, stat.Empirical, xs, nil), stat.Quantile(0.9, stat.Empirical, xs, nil)
 }
+
+// turningLoads are, under a load shape, the loads offered at the run's
+// first unhealthy tick (where it tipped) and at the tick it turned healthy
+// for good after being unhealthy (where it came back); NaN for a load that
+// does not change, or a turn that did not happen.
+func (h *health) turningLoads(p *Plan) (tip, back float64) {
+	tip, back = math.NaN(), math.NaN()
+	if len(p.Shape) == 0 {
+		return tip, back
+	}
+	if h.firstBad >= 0 {
+		tip = p.LoadAt(h.firstBad)
+	}
+	if h.lastBad >= 0 && h.lastBad < p.Ticks-1 {
+		back = p.LoadAt(h.lastBad + 1)
+	}
+	return tip, back
+}

@@ -88,3 +88,25 @@ func TestLoadAt(t *testing.T) {
 		t.Errorf("load %v before the change and %v from it, want 70 and 20", q.LoadAt(99), q.LoadAt(100))
 	}
 }
+
+// TestTurningLoads: on a ramp from 50 to 110 requests/s and back to 0
+// over ten minutes, against 100/s with no retries (1 s timeout, so healthy
+// means at most 100 calls waiting), the queue grows by (load − 100) a
+// second once the load passes 100 at 250 s: 0.1k² calls k seconds later,
+// past 100 after about 32 s, at a load of about 106. It peaks when the load
+// is back at 100 (about 386 calls) and drains at (100 − load) a second, down
+// to 100 calls when the load has fallen to about 85.5. At a constant load
+// neither is given.
+func TestTurningLoads(t *testing.T) {
+	sc := Default()
+	sc.Duration = Duration(10 * time.Minute)
+	sc.Fault = nil
+	sc.Shape = []Point{{At: 0, Load: 50}, {At: Duration(5 * time.Minute), Load: 110}, {At: Duration(10 * time.Minute), Load: 0}}
+	m := runOne(t, sc, 1)
+	if math.Abs(m.CollapseLoad-106.4) > 1 || math.Abs(m.RecoveryLoad-85.5) > 1 {
+		t.Errorf("tipped at %v requests/s, back at %v; want about 106.4 and 85.5", m.CollapseLoad, m.RecoveryLoad)
+	}
+	if m := runOne(t, blip(1), 1); !math.IsNaN(m.CollapseLoad) || !math.IsNaN(m.RecoveryLoad) {
+		t.Errorf("constant load: %v and %v, want none", m.CollapseLoad, m.RecoveryLoad)
+	}
+}

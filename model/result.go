@@ -18,6 +18,8 @@ type Metrics struct {
 	CollapseS       float64 // seconds from the start until first unhealthy, fault or not; NaN when never
 	DrainS          float64 // seconds from the end of the fault (the start without one) until the backlog is first within the healthy limit; NaN when never
 	AfterChangeS    float64 // seconds from the first change until healthy for good; NaN when never, or without a change
+	CollapseLoad    float64 // under a load shape, the load offered (requests/s) when first unhealthy; NaN otherwise
+	RecoveryLoad    float64 // under a load shape, the load offered (requests/s) when healthy for good; NaN otherwise
 	Requests        float64 // user (top-level) requests that arrived
 	Calls           float64 // attempts that reached the dependency
 	PeakCalls       float64 // the most calls the dependency received in one tick
@@ -188,7 +190,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 // aborted is the result of a cell stopped for memory: every metric NaN.
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
-	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan}
+	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan, CollapseLoad: nan, RecoveryLoad: nan}
 	for _, p := range counted(&m) {
 		*p = nan
 	}
@@ -264,6 +266,8 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	mean.CollapseS, sd.CollapseS = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseS })
 	mean.DrainS, sd.DrainS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainS })
 	mean.AfterChangeS, sd.AfterChangeS = meanDefined(runs, func(m *Metrics) float64 { return m.AfterChangeS })
+	mean.CollapseLoad, sd.CollapseLoad = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseLoad })
+	mean.RecoveryLoad, sd.RecoveryLoad = meanDefined(runs, func(m *Metrics) float64 { return m.RecoveryLoad })
 	return mean, sd, share, sp
 }
 

@@ -62,8 +62,8 @@ kind = "hysteresis"
 	// hysteresis: "Goodput on a load ramp up and back down"
 	// PNG 1600×900, SVG true
 	// Queue engine, capacity 100 calls/s, load 50→110→0 requests/s at 0s, 300s, 10m, timeout 1s, 1 or 27 attempts per request, no fault, 1s ticks over 10m
-	// With no retries the system tips at 107 requests/s on the way up (the first second where it turns unhealthy) and comes back only when the load has fallen to 85 requests/s, 20% lower. In between, at 96 requests/s, it answers 96 requests/s with a success on the way up and 0 on the way down.
-	// With 27 attempts the system tips at 107 requests/s on the way up (the first second where it turns unhealthy) and has not come back by the end of the run, at 0 requests/s.
+	// With no retries the system first turns unhealthy at 106 requests/s on the way up and is healthy for good again at 85 requests/s on the way down, 20% lower. In between, at 96 requests/s, it answers 96 requests/s with a success on the way up and 0 on the way down.
+	// With 27 attempts the system first turns unhealthy at 106 requests/s on the way up and has not come back by the end of the run, at 0 requests/s.
 }
 
 // Time to collapse without a fault against the load, on the FIG. 1 server

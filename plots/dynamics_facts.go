@@ -65,3 +65,6 @@ func changeFacts(cells []sweep.Cell) []string {
 		return sc.Change[0].At.Seconds(), strings.Join(parts, "; ")
 	})}
 }
+
+// pct writes a share as a whole percentage: "85%".
+func pct(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }

@@ -63,10 +63,11 @@ func TestHysteresisNeedsARamp(t *testing.T) {
 	}
 }
 
-// TestLoopLoads: on a ramp the tipping load is where the share healthy
-// first falls below a half on the way up, and the return load where it is
-// back at a half or more for good on the way down; the load of each second
-// is the plan's.
+// TestLoopLoads: a ramp's way up runs to the peak load and its way down
+// from it, each second at the load the plan offers then; the loads marked
+// are the cell's collapse_load and recovery_load; between them, with no
+// retries and abandoned work still served, the way down delivers nothing
+// while the backlog drains, the way up everything.
 func TestLoopLoads(t *testing.T) {
 	e := parse(t, `
 seed = 1
@@ -84,24 +85,18 @@ shape = [{ at = "0s", load = 50 }, { at = "5m", load = 110 }, { at = "10m", load
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := res[0].Series.Rows
-	first, last := -1, -1
-	for j, r := range rows {
-		if r.Unhealthy && first < 0 {
-			first = j
+	if l.tip != res[0].CollapseLoad || l.back != res[0].RecoveryLoad || l.peak != 110 {
+		t.Errorf("tip %v, back %v, peak %v; want %v, %v, 110", l.tip, l.back, l.peak, res[0].CollapseLoad, res[0].RecoveryLoad)
+	}
+	if n := len(l.up.load); n != 300 || l.up.load[n-1] != l.down.load[0] || l.down.load[len(l.down.load)-1] > 1 {
+		t.Errorf("the way up has %d seconds, ends at %v; the way down starts at %v, ends at %v", n, l.up.load[n-1], l.down.load[0], l.down.load[len(l.down.load)-1])
+	}
+	for j, x := range l.up.load {
+		if want := c.Plan.LoadAt(int64(j) + 1); x != want { // a second's middle is 0.5 s in: tick j + 1 rounded
+			t.Fatalf("second %d offers %v, the plan %v", j, x, want)
 		}
-		if r.Unhealthy {
-			last = j
-		}
 	}
-	tick := func(j int) int64 { return int64(j) } // 1 s ticks: the bin's middle rounds up to the next tick
-	if want := c.Plan.LoadAt(tick(first) + 1); math.Abs(l.tip-want) > 1e-9 {
-		t.Errorf("tipping load %v, want %v (second %d)", l.tip, want, first)
-	}
-	if want := c.Plan.LoadAt(tick(last+1) + 1); math.Abs(l.back-want) > 1e-9 {
-		t.Errorf("return load %v, want %v (second %d)", l.back, want, last+1)
-	}
-	if !(l.back < l.tip && l.tip < l.peak) || l.peak != 110 {
-		t.Errorf("tip %v, back %v, peak %v", l.tip, l.back, l.peak)
+	if math.Abs(l.upMid-l.mid) > 2 || l.dnMid != 0 {
+		t.Errorf("at %v requests/s: %v on the way up, %v on the way down; want the load, and 0", l.mid, l.upMid, l.dnMid)
 	}
 }

@@ -355,6 +355,8 @@ var metricLabels = map[string]string{
 	"collapse_s":            "time to collapse (s from the start)",
 	"drain_s":               "time to drain (s after the fault)",
 	"after_change_s":        "recovery after the change (s)",
+	"collapse_load":         "load when it tipped (requests/s)",
+	"recovery_load":         "load when it came back (requests/s)",
 	"requests":              "user requests (per run)",
 	"calls":                 "calls at the dependency (per run)",
 	"calls_per_s":           "mean call rate at the dependency (calls/s)",

@@ -21,10 +21,9 @@ import (
 // goodput (left) and the share of replicates healthy (right) against the
 // load offered at each second, the way up solid and the way down dashed;
 // for a cell of several replicates, their means. Where the two ways part
-// the system has two states at one load. The tipping load (the first
-// second on the way up with fewer than half the replicates healthy) and
-// the load at which it comes back (from the last second on the way down
-// with fewer than half healthy) are marked.
+// the system has two states at one load. The load at which it tipped
+// (collapse_load) and the one at which it came back (recovery_load), means
+// over the replicates, are marked on the goodput curves.
 type hysteresis struct{}
 
 func (hysteresis) name() string { return "hysteresis" }
@@ -44,15 +43,15 @@ type leg struct {
 // loop is one cell's ramp: the way up to the peak load and back down, and
 // the loads at which it tips and comes back (NaN: it does not).
 type loop struct {
-	up, down     leg
-	peak         float64 // the highest load offered
-	tip, back    float64 // loads at which it tips on the way up and is back on the way down
-	end          float64 // the load at the end of the run
-	replicates   int
-	tipGoodput   float64 // goodput at the tipping load, on the way up
-	backGoodput  float64 // goodput just before it comes back, on the way down
-	upMid, dnMid float64 // goodput on each way at the load halfway between back and tip
-	mid          float64
+	up, down      leg
+	peak          float64 // the highest load offered
+	tip, back     float64 // collapse_load and recovery_load: means over the replicates
+	tipSD, backSD float64
+	backShare     float64 // share of the replicates that came back
+	end           float64 // the load at the end of the run
+	replicates    int
+	upMid, dnMid  float64 // goodput on each way at the load halfway between back and tip
+	mid           float64
 }
 
 // loopOf reads one cell's ramp from its series, or from the means over its
@@ -75,8 +74,8 @@ func loopOf(c *sweep.Cell, r *model.Result) (*loop, error) {
 			healthy[j] = 1
 		}
 	}
-	l := &loop{replicates: 1, tip: math.NaN(), back: math.NaN(), mid: math.NaN(), upMid: math.NaN(), dnMid: math.NaN(),
-		tipGoodput: math.NaN(), backGoodput: math.NaN()}
+	l := &loop{replicates: 1, tip: r.CollapseLoad, back: r.RecoveryLoad, tipSD: r.SD.CollapseLoad, backSD: r.SD.RecoveryLoad,
+		backShare: r.RecoveredShare, mid: math.NaN(), upMid: math.NaN(), dnMid: math.NaN()}
 	if b := r.Band; b != nil && len(b.T) == n {
 		g, _, _, _ := b.Column("successes")
 		h, _, _, _ := b.Column("healthy")
@@ -99,40 +98,20 @@ func loopOf(c *sweep.Cell, r *model.Result) (*loop, error) {
 	}
 	l.up, l.down = cut(0, top+1), cut(top, n)
 	l.peak, l.end = load[top], load[n-1]
-	for j, h := range l.up.healthy {
-		if h < 0.5 {
-			l.tip, l.tipGoodput = l.up.load[j], l.up.goodput[j]
-			break
-		}
-	}
-	last := -1
-	for j, h := range l.down.healthy {
-		if h < 0.5 {
-			last = j
-		}
-	}
-	switch {
-	case last < 0:
-		// Healthy all the way down: it never tipped, or came back at the peak.
-		if !math.IsNaN(l.tip) {
-			l.back = l.peak
-		}
-	case last < len(l.down.load)-1:
-		l.back, l.backGoodput = l.down.load[last+1], l.down.goodput[last]
-	}
 	if !math.IsNaN(l.tip) && !math.IsNaN(l.back) && l.back < l.tip {
 		l.mid = (l.tip + l.back) / 2
-		l.upMid, l.dnMid = at(l.up, l.mid), at(l.down, l.mid)
+		l.upMid, l.dnMid = at(l.up, l.mid, l.up.goodput), at(l.down, l.mid, l.down.goodput)
 	}
 	return l, nil
 }
 
-// at is a leg's goodput at the second whose load is nearest x.
-func at(g leg, x float64) float64 {
+// at is a leg's value (ys, one per second of the leg) at the second whose
+// load is nearest x.
+func at(g leg, x float64, ys []float64) float64 {
 	best, v := math.Inf(1), math.NaN()
 	for j, l := range g.load {
 		if d := math.Abs(l - x); d < best {
-			best, v = d, g.goodput[j]
+			best, v = d, ys[j]
 		}
 	}
 	return v
@@ -171,10 +150,10 @@ func (hysteresis) draw(d *data, f *spec.Figure) (figure, error) {
 	}
 	fs := facts(cells)
 	more := "Left: requests answered with a success per second against the load offered that second; right: the share of replicates healthy. " +
-		"Solid: the load rising; dashed: the load falling. Triangles: the load at which it tips on the way up (▲, fewer than half the replicates healthy) and at which it is back on the way down (▼)."
+		"Solid: the load rising; dashed: the load falling. Triangles: the load at which it first turned unhealthy (▲) and the one at which it turned healthy for good (▼), means over the replicates."
 	if loops[0].replicates == 1 {
 		more = strings.ReplaceAll(more, "the share of replicates healthy", "healthy (1) or not (0)")
-		more = strings.ReplaceAll(more, " (▲, fewer than half the replicates healthy)", " (▲)")
+		more = strings.ReplaceAll(more, ", means over the replicates", "")
 	}
 	var ns []choice
 	for _, l := range loops {
@@ -226,12 +205,12 @@ func (hysteresis) draw(d *data, f *spec.Figure) (figure, error) {
 				hp.Add(&plotter.Line{XYs: xyOf(g.leg.load, g.leg.healthy), LineStyle: g.sty})
 			}
 			if !math.IsNaN(l.tip) {
-				gp.Add(marker(l.tip, l.tipGoodput, col, triangle{}))
-				hp.Add(marker(l.tip, 0.5, col, triangle{}))
+				gp.Add(marker(l.tip, at(l.up, l.tip, l.up.goodput), col, triangle{}))
+				hp.Add(marker(l.tip, at(l.up, l.tip, l.up.healthy), col, triangle{}))
 			}
-			if !math.IsNaN(l.back) && l.back < l.peak {
-				gp.Add(marker(l.back, l.backGoodput, col, triangle{down: true}))
-				hp.Add(marker(l.back, 0.5, col, triangle{down: true}))
+			if !math.IsNaN(l.back) {
+				gp.Add(marker(l.back, at(l.down, l.back, l.down.goodput), col, triangle{down: true}))
+				hp.Add(marker(l.back, at(l.down, l.back, l.down.healthy), col, triangle{down: true}))
 			}
 		}
 		drawTiled(left, []*plot.Plot{gp, hp}, 1, 2)
@@ -249,8 +228,8 @@ func (hysteresis) draw(d *data, f *spec.Figure) (figure, error) {
 		}
 		black := color.Black
 		entries = append(entries,
-			entry{text: "tips (load rising)", thumbs: []plot.Thumbnailer{glyphThumb{markerStyle(black, triangle{})}}},
-			entry{text: "back (load falling)", thumbs: []plot.Thumbnailer{glyphThumb{markerStyle(black, triangle{down: true})}}},
+			entry{text: "first unhealthy (tips)", thumbs: []plot.Thumbnailer{glyphThumb{markerStyle(black, triangle{})}}},
+			entry{text: "healthy for good (back)", thumbs: []plot.Thumbnailer{glyphThumb{markerStyle(black, triangle{down: true})}}},
 			entry{text: "goodput = load: every request answered", thumbs: []plot.Thumbnailer{lineThumb{diag}}})
 		drawLegend(right, strings.Join(axes, ", "), entries)
 	}
@@ -301,9 +280,9 @@ func (t triangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.StrokeLines(draw.LineStyle{Color: color.White, Width: vg.Points(1.2)}, append(pts, pts[0]))
 }
 
-// findings say, per cell, the load at which it tips on the way up and the
-// one at which it is back on the way down, and what it delivers at a load
-// in between on each way.
+// findings say, per cell, the load at which it tipped on the way up and
+// the one at which it came back on the way down, and what it delivers at a
+// load in between on each way.
 func (hysteresis) findings(d *data, f *spec.Figure) []string {
 	loops, cells, err := d.loops()
 	if err != nil {
@@ -316,24 +295,32 @@ func (hysteresis) findings(d *data, f *spec.Figure) []string {
 		if len(loops) > 1 {
 			who = "With " + cellLabel(&cells[k], axes)
 		}
-		half := "half the replicates are unhealthy"
-		if l.replicates == 1 {
-			half = "it turns unhealthy"
+		load := func(x, sd float64) string {
+			s := Number(math.Round(x)) + " requests/s"
+			if l.replicates > 1 {
+				s = fmt.Sprintf("%s ± %s requests/s", Number(math.Round(x)), Number(math.Round(sd*10)/10))
+			}
+			return s
 		}
 		switch {
 		case math.IsNaN(l.tip):
-			out = append(out, fmt.Sprintf("%s the system stays healthy all the way up to the peak load of %s requests/s: no hysteresis.", who, Number(l.peak)))
+			out = append(out, fmt.Sprintf("%s the system stays healthy all the way up to the peak load of %s requests/s.", who, Number(l.peak)))
 		case math.IsNaN(l.back):
-			out = append(out, fmt.Sprintf("%s the system tips at %s requests/s on the way up (the first second where %s) and has not come back by the end of the run, at %s requests/s.",
-				who, Number(math.Round(l.tip)), half, Number(math.Round(l.end))))
-		case math.IsNaN(l.mid) || l.dnMid >= 0.5*l.upMid:
-			out = append(out, fmt.Sprintf("%s the system tips at %s requests/s on the way up and is back at %s requests/s on the way down: the two ways do not part.",
-				who, Number(math.Round(l.tip)), Number(math.Round(l.back))))
+			out = append(out, fmt.Sprintf("%s the system first turns unhealthy at %s on the way up and has not come back by the end of the run, at %s requests/s.",
+				who, load(l.tip, l.tipSD), Number(math.Round(l.end))))
 		default:
-			out = append(out, fmt.Sprintf("%s the system tips at %s requests/s on the way up (the first second where %s) and comes back only when the load has fallen to %s requests/s, %s%% lower. "+
-				"In between, at %s requests/s, it answers %s requests/s with a success on the way up and %s on the way down.",
-				who, Number(math.Round(l.tip)), half, Number(math.Round(l.back)), Number(math.Round(100*(l.tip-l.back)/l.tip)),
-				Number(math.Round(l.mid)), Number(math.Round(l.upMid)), Number(math.Round(l.dnMid))))
+			s := fmt.Sprintf("%s the system first turns unhealthy at %s on the way up and is healthy for good again at %s on the way down",
+				who, load(l.tip, l.tipSD), load(l.back, l.backSD))
+			if l.backShare < 1 {
+				s += fmt.Sprintf(" (the %s of the replicates that came back by the end of the run)", pct(l.backShare))
+			}
+			if math.IsNaN(l.mid) || l.dnMid >= 0.5*l.upMid {
+				s += ": the two ways do not part."
+			} else {
+				s += fmt.Sprintf(", %s%% lower. In between, at %s requests/s, it answers %s requests/s with a success on the way up and %s on the way down.",
+					Number(math.Round(100*(l.tip-l.back)/l.tip)), Number(math.Round(l.mid)), Number(math.Round(l.upMid)), Number(math.Round(l.dnMid)))
+			}
+			out = append(out, s)
 		}
 	}
 	return out
