@@ -90,7 +90,7 @@ func (e *Experiment) figureOnly(key string, v any) (map[string][]string, error) 
 			return nil, e.errorf(key+"."+axis, "is not a grid axis; the axes are %s", e.Grid.AxisList())
 		}
 		for _, r := range listOf(m[axis]) {
-			val, err := sweep.NewValue(r, false)
+			val, err := sweep.NewValue(r, ax.Duration)
 			found := false
 			for _, av := range ax.Values {
 				found = found || err == nil && (av.Text == val.Text || av.IsNum && val.IsNum && av.Num == val.Num)

@@ -81,3 +81,23 @@ func TestWindowBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSeriesSelectsByValue: series = { axis = value } picks the cells
+// whose value is the one written, however the grid writes it ("95s" is
+// the cell written 1m35s), and a value the axis lacks is refused.
+func TestSeriesSelectsByValue(t *testing.T) {
+	src := "[scenario]\nduration = \"5m\"\nchange = [{ at = \"95s\", set = { load = 60 } }]\n[grid]\n\"change.0.at\" = [\"95s\", \"2m\"]\n"
+	e := mustParse(t, "series = { \"change.0.at\" = \"95s\" }\n"+src)
+	var picked []string
+	for _, c := range e.Grid.Cells() {
+		if c.Series {
+			picked = append(picked, c.Label())
+		}
+	}
+	if strings.Join(picked, ";") != "change.0.at=1m35s" {
+		t.Errorf("series picked %v", picked)
+	}
+	if _, err := Parse("x.toml", []byte("series = { \"change.0.at\" = \"3m\" }\n"+src), nil); err == nil || !strings.Contains(err.Error(), "x.toml:1:12: series.change.0.at: \"3m\" is not a value of axis change.0.at") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -58,7 +58,11 @@ func WindowMetrics(ws []Window) []Metric {
 				return r.Windows[at].SD
 			}
 			doc := fmt.Sprintf("%s from %v to %v, mean over the replicates", c.Doc, w.From, w.To)
-			out = append(out, Metric{Name: WindowColumn(w, c), Doc: doc, Kind: "ratio", Value: value, SD: sd})
+			kind := "count" // written as a number of calls or requests (per second)
+			if c.Suffix == "_share" {
+				kind = "ratio"
+			}
+			out = append(out, Metric{Name: WindowColumn(w, c), Doc: doc, Kind: kind, Value: value, SD: sd})
 		}
 	}
 	return out

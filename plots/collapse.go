@@ -20,12 +20,11 @@ import (
 // collapse draws first-passage times: how long a system without a fault
 // runs before it first turns unhealthy (collapse_s), against a numeric axis
 // (the load), one line per value of the line axis. Left, on a log scale:
-// the mean over the replicates that collapsed, with a whisker from the
-// 10th to the 90th percentile of their times, and dashed the mean time to
-// collapse estimated from every replicate, those that never collapsed
-// counted as running the whole run without (see mttc). Right: the share of
-// replicates that collapsed within the run, and the share still unhealthy
-// at its end.
+// the mean time to collapse estimated from every replicate, those that
+// never collapsed counted as running the whole run without (see mttc), and
+// the mean over the replicates that collapsed with a whisker from the 10th
+// to the 90th percentile of their times. Right: the share of replicates
+// that collapsed within the run, and the share still unhealthy at its end.
 type collapse struct{}
 
 func (collapse) name() string { return "collapse" }
@@ -128,8 +127,8 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 		title = capitalize("time to collapse against " + axisName(f.X))
 	}
 	fs := facts(d.cells)
-	more := "Left, log scale: seconds from the start until the system first turned unhealthy, without any fault — the mean over the replicates that did (dots), " +
-		"their 10th to 90th percentile (whiskers), and dashed the mean time to collapse estimated from every replicate, those that never collapsed counted as healthy for the whole run (time healthy ÷ collapses). " +
+	more := "Left, log scale: seconds from the start until the system first turned unhealthy, without any fault — the mean time to collapse estimated from every replicate, those that never collapsed counted as healthy for the whole run (time healthy ÷ collapses; line and dots), " +
+		"and the mean over the replicates that collapsed (rings) with their 10th to 90th percentile (whiskers). " +
 		"Right: the share of replicates that collapsed within the run (solid) and the share unhealthy at its end (dotted)."
 	if f.Line != "" {
 		more = "One colour per " + axisName(f.Line) + ". " + more
@@ -159,7 +158,6 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 		for l, line := range pts {
 			col := lineColour(l)
 			solid := draw.LineStyle{Color: col, Width: vg.Points(lineWidth)}
-			dashed := draw.LineStyle{Color: col, Width: vg.Points(lineWidth), Dashes: []vg.Length{vg.Points(7), vg.Points(4)}}
 			dotted := draw.LineStyle{Color: col, Width: vg.Points(lineWidth), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}
 			var mean, est, share, stuck plotter.XYs
 			for _, p := range line {
@@ -179,13 +177,13 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 				}
 			}
 			if len(est) > 1 {
-				tp.Add(&plotter.Line{XYs: est, LineStyle: dashed})
+				tp.Add(&plotter.Line{XYs: est, LineStyle: solid})
 			}
-			if len(mean) > 1 {
-				tp.Add(&plotter.Line{XYs: mean, LineStyle: solid})
+			if len(est) > 0 {
+				tp.Add(&plotter.Scatter{XYs: est, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}})
 			}
 			if len(mean) > 0 {
-				tp.Add(&plotter.Scatter{XYs: mean, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}})
+				tp.Add(&plotter.Scatter{XYs: mean, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(5), Shape: draw.RingGlyph{}}})
 			}
 			sp.Add(&plotter.Line{XYs: share, LineStyle: solid}, &plotter.Line{XYs: stuck, LineStyle: dotted})
 		}
@@ -200,8 +198,8 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 		}
 		grey := color.Gray{Y: 0x50}
 		entries = append(entries,
-			entry{text: "mean of the replicates that collapsed, 10th–90th percentile", thumbs: []plot.Thumbnailer{glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}}}},
-			entry{text: "mean time to collapse, every replicate (time healthy ÷ collapses)", thumbs: []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: vg.Points(lineWidth), Dashes: []vg.Length{vg.Points(7), vg.Points(4)}}}}},
+			entry{text: "mean time to collapse, every replicate (time healthy ÷ collapses)", thumbs: []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: vg.Points(lineWidth)}}, glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}}},
+			entry{text: "mean of the replicates that collapsed, and their 10th–90th percentile", thumbs: []plot.Thumbnailer{glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(5), Shape: draw.RingGlyph{}}}}},
 			entry{text: "share unhealthy at the end of the run", thumbs: []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: vg.Points(lineWidth), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}}}})
 		title := d.axisLabel(f.Line)
 		if f.Line == "" {

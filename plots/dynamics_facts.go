@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormlab/stormlab/experiments/sweep"
@@ -39,31 +40,75 @@ func openLoadFact(open []sweep.Cell) string {
 	})
 }
 
-// changeFacts describes the cells' interventions, one phrase for all:
-// "at 43s: budget.kind = token_bucket" or, when cells differ, the choices
-// "at 33s or 43s: ...". None when no cell has one.
+// changeFacts describes the cells' interventions ([[scenario.change]]),
+// one phrase per change: "then at 43s budget.kind = token_bucket", or,
+// when the cells differ, the times as choices and the keys changed: "then
+// at 95s–30m a change of layer.0.attempts, dependency.drop_expired". None
+// when no cell has a change.
 func changeFacts(cells []sweep.Cell) []string {
-	has := false
-	for i := range cells {
-		has = has || len(cells[i].Scenario.Change) > 0
-	}
-	if !has {
-		return nil
-	}
-	return []string{"then " + eachOf(cells, func(sc *model.Scenario, _ *model.Plan) (float64, string) {
-		if len(sc.Change) == 0 {
-			return -1, "no change"
-		}
-		var parts []string
-		for _, c := range sc.Change {
-			var sets []string
-			for _, st := range c.Settings() {
-				sets = append(sets, fmt.Sprintf("%s = %v", st.Path, st.Value))
+	var out []string
+	for j := 0; ; j++ {
+		var with []sweep.Cell
+		for i := range cells {
+			if len(cells[i].Scenario.Change) > j {
+				with = append(with, cells[i])
 			}
-			parts = append(parts, "at "+durText(c.At)+" "+strings.Join(sets, ", "))
 		}
-		return sc.Change[0].At.Seconds(), strings.Join(parts, "; ")
-	})}
+		if len(with) == 0 {
+			return out
+		}
+		when := eachOf(with, func(sc *model.Scenario, _ *model.Plan) (float64, string) {
+			return sc.Change[j].At.Seconds(), durText(sc.Change[j].At)
+		})
+		var sets, keys []string
+		for i := range with {
+			var parts []string
+			for _, st := range with[i].Scenario.Change[j].Settings() {
+				parts = append(parts, fmt.Sprintf("%s = %v", st.Path, st.Value))
+				if !slices.Contains(keys, st.Path) {
+					keys = append(keys, st.Path)
+				}
+			}
+			if t := strings.Join(parts, ", "); !slices.Contains(sets, t) {
+				sets = append(sets, t)
+			}
+		}
+		what := sets[0]
+		if len(sets) > 1 {
+			what = "a change of " + strings.Join(keyGroups(keys), ", ")
+		}
+		if len(with) < len(cells) {
+			what += " (some cells)"
+		}
+		out = append(out, "then at "+when+" "+what)
+	}
+}
+
+// keyGroups shortens a list of scenario keys to the tables they belong to
+// where a table holds several of them: budget.kind and budget.ratio are
+// "budget", layer.0.attempts alone stays as it is.
+func keyGroups(keys []string) []string {
+	parent := func(k string) string {
+		if i := strings.LastIndex(k, "."); i > 0 {
+			return k[:i]
+		}
+		return k
+	}
+	n := map[string]int{}
+	for _, k := range keys {
+		n[parent(k)]++
+	}
+	var out []string
+	for _, k := range keys {
+		g := k
+		if n[parent(k)] > 1 {
+			g = parent(k)
+		}
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // pct writes a share as a whole percentage: "85%".
