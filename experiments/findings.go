@@ -15,23 +15,31 @@ import (
 // {column[v1; v2]pct} as a percentage; {column[v1; v2]sd} is its standard
 // deviation over the cell's replicates (sd%.1f with a verb); {{ and }} are
 // literal braces.
-func (e *Experiment) readFindings(v any) error {
+func (e *Experiment) readFindings(v any) (err error) {
+	e.Findings, err = e.readTemplates("findings", v)
+	return err
+}
+
+// readTemplates reads the templates written at key: a list of strings, or
+// one; entry i is key.i.
+func (e *Experiment) readTemplates(key string, v any) ([]spec.Finding, error) {
 	if v == nil {
-		return nil
+		return nil, nil
 	}
+	var out []spec.Finding
 	for i, x := range listOf(v) {
-		key := fmt.Sprintf("findings.%d", i)
+		k := fmt.Sprintf("%s.%d", key, i)
 		text, ok := x.(string)
 		if !ok {
-			return e.errorf(key, "wants a string, got %s", sweep.Describe(x))
+			return nil, e.errorf(k, "wants a string, got %s", sweep.Describe(x))
 		}
 		f, err := e.parseFinding(text)
 		if err != nil {
-			return e.errorf(key, "%v", err)
+			return nil, e.errorf(k, "%v", err)
 		}
-		e.Findings = append(e.Findings, f)
+		out = append(out, f)
 	}
-	return nil
+	return out, nil
 }
 
 // parseFinding splits a finding template into text and references.

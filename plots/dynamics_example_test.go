@@ -1,30 +1,14 @@
 package plots_test
 
 import (
-	"context"
 	"fmt"
-	"log"
 
-	"github.com/stormlab/stormlab/experiments"
-	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/plots"
 )
 
-// renderWithFindings parses, runs and renders an experiment, and returns
-// its figures and the figures' findings.
+// renderWithFindings renders an experiment and says what its figures find.
 func renderWithFindings(src string) ([]plots.Figure, []string) {
-	e, err := experiments.Parse("dynamics.toml", []byte(src), nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 2})
-	if err != nil {
-		log.Fatal(err)
-	}
-	figs, err := plots.Render(e.Grid, results, e.Figures)
-	if err != nil {
-		log.Fatal(err)
-	}
+	e, results, figs := renderResults(src)
 	return figs, plots.Findings(e.Grid, results, e.Figures)
 }
 

@@ -1,14 +1,11 @@
 package reports
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/stormlab/stormlab/experiments"
-	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/plots"
 )
 
@@ -38,14 +35,7 @@ duration = "5m"
 [grid]
 attempts = [1]
 `} {
-		e, err := experiments.Parse("a.toml", []byte(src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, results := runSource(t, src)
 		if err := Write(dir, &e.Report, e.Grid, results, Options{NoFigures: true}); err != nil {
 			t.Fatal(err)
 		}

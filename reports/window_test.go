@@ -3,12 +3,12 @@ package reports
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"strconv"
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 )
 
 // TestWindowColumnsInResults: a window's columns follow the metrics in
@@ -36,38 +36,23 @@ columns = ["successes", "healthy"]
 [grid]
 blip = ["1s", "3s"]
 `
-	e, err := experiments.Parse("w.toml", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, results := runSource(t, src)
 	var buf bytes.Buffer
 	if err := WriteResults(&buf, e.Grid, results, nil); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
+	tab := tableOf(t, &buf)
 	for _, name := range []string{"successes_per_s_after", "healthy_share_after", "successes_per_s_after_sd", "healthy_share_after_sd"} {
-		if _, ok := col[name]; !ok {
-			t.Fatalf("results.csv has no %s column: %v", name, rows[0])
+		if _, ok := tab.col[name]; !ok {
+			t.Fatalf("results.csv has no %s column: %v", name, tab.col)
 		}
 	}
-	if col["successes_per_s_after"] < col["recovered_share"] || col["successes_per_s_after_sd"] < col["retries_refused_sd"] {
-		t.Errorf("window columns out of place: %v", rows[0])
+	if tab.col["successes_per_s_after"] < tab.col["recovered_share"] || tab.col["successes_per_s_after_sd"] < tab.col["retries_refused_sd"] {
+		t.Errorf("window columns out of place: %v", tab.col)
 	}
 	for i, r := range results {
-		got, _ := strconv.ParseFloat(rows[i+1][col["successes_per_s_after"]], 64)
-		if want := r.Windows[0].Mean; formatNumber(want) != rows[i+1][col["successes_per_s_after"]] || got <= 0 {
-			t.Errorf("row %d: %v, the engine measured %v", i, got, want)
+		if got, want := tab.row(i).text("successes_per_s_after"), formatNumber(r.Windows[0].Mean); got != want || r.Windows[0].Mean <= 0 {
+			t.Errorf("row %d: %s, the engine measured %s", i, got, want)
 		}
 	}
 	// After the 1 s blip the server is healthy and serves the load; after
@@ -80,4 +65,18 @@ blip = ["1s", "3s"]
 	if want := "Goodput after the blip: " + strconv.FormatFloat(three[0].Mean, 'f', 1, 64) + " requests/s."; got != want {
 		t.Errorf("finding %q, want %q", got, want)
 	}
+}
+
+// runSource parses an experiment written in src and runs it.
+func runSource(t *testing.T, src string) (*experiments.Experiment, []model.Result) {
+	t.Helper()
+	e, err := experiments.Parse("x.toml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, results
 }
