@@ -21,6 +21,7 @@ type figureTable struct {
 	Line        text `toml:"line"`
 	Metric      text `toml:"metric"`
 	RuleOfThumb flag `toml:"rule_of_thumb"`
+	Band        flag `toml:"band"`
 	Range       any  `toml:"range"` // axis = [min, max]
 	Only        any  `toml:"only"`  // axis = value or [values]
 }
@@ -41,7 +42,7 @@ func (e *Experiment) readFigures(v any) error {
 		f := spec.Figure{
 			Kind: string(t.Kind), Name: string(t.Name), Title: string(t.Title),
 			X: string(t.X), Y: string(t.Y), Panel: string(t.Panel), Line: string(t.Line),
-			Metric: string(t.Metric), RuleOfThumb: bool(t.RuleOfThumb),
+			Metric: string(t.Metric), RuleOfThumb: bool(t.RuleOfThumb), Band: bool(t.Band),
 		}
 		if t.Only != nil {
 			if f.Select.Only, err = e.figureOnly(key+".only", t.Only); err != nil {
@@ -89,7 +90,7 @@ func (e *Experiment) figureOnly(key string, v any) (map[string][]string, error) 
 			return nil, e.errorf(key+"."+axis, "is not a grid axis; the axes are %s", e.Grid.AxisList())
 		}
 		for _, r := range listOf(m[axis]) {
-			val, err := sweep.NewValue(r, false)
+			val, err := sweep.NewValue(r, ax.Duration)
 			found := false
 			for _, av := range ax.Values {
 				found = found || err == nil && (av.Text == val.Text || av.IsNum && val.IsNum && av.Num == val.Num)

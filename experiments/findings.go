@@ -6,7 +6,6 @@ import (
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 )
 
 // readFindings reads the findings = ["...", ...] templates and resolves
@@ -16,23 +15,31 @@ import (
 // {column[v1; v2]pct} as a percentage; {column[v1; v2]sd} is its standard
 // deviation over the cell's replicates (sd%.1f with a verb); {{ and }} are
 // literal braces.
-func (e *Experiment) readFindings(v any) error {
+func (e *Experiment) readFindings(v any) (err error) {
+	e.Findings, err = e.readTemplates("findings", v)
+	return err
+}
+
+// readTemplates reads the templates written at key: a list of strings, or
+// one; entry i is key.i.
+func (e *Experiment) readTemplates(key string, v any) ([]spec.Finding, error) {
 	if v == nil {
-		return nil
+		return nil, nil
 	}
+	var out []spec.Finding
 	for i, x := range listOf(v) {
-		key := fmt.Sprintf("findings.%d", i)
+		k := fmt.Sprintf("%s.%d", key, i)
 		text, ok := x.(string)
 		if !ok {
-			return e.errorf(key, "wants a string, got %s", sweep.Describe(x))
+			return nil, e.errorf(k, "wants a string, got %s", sweep.Describe(x))
 		}
 		f, err := e.parseFinding(text)
 		if err != nil {
-			return e.errorf(key, "%v", err)
+			return nil, e.errorf(k, "%v", err)
 		}
-		e.Findings = append(e.Findings, f)
+		out = append(out, f)
 	}
-	return nil
+	return out, nil
 }
 
 // parseFinding splits a finding template into text and references.
@@ -80,9 +87,9 @@ func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 		return spec.FindingPart{}, fmt.Errorf("{%s}: write {column[value; value]} with one value per axis (%s)", s, e.Grid.AxisList())
 	}
 	part := spec.FindingPart{Column: strings.TrimSpace(s[:open]), Format: strings.TrimSpace(s[close+1:])}
-	m, ok := model.LookupMetric(part.Column)
+	m, ok := e.Grid.Metric(part.Column)
 	if !ok {
-		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, spec.ColumnNames()), spec.Columns())
+		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, e.Grid.ColumnNames()), strings.Join(e.Grid.ColumnNames(), ", "))
 	}
 	if rest, ok := strings.CutPrefix(part.Format, "sd"); ok {
 		if m.SD == nil {

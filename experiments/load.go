@@ -97,9 +97,6 @@ func (e *Experiment) interpret(tree map[string]any) error {
 	if err := e.readFigures(tree["figure"]); err != nil {
 		return err
 	}
-	if err := e.readTolerance(tree["tolerance"]); err != nil {
-		return err
-	}
 	if n := e.Grid.Size(); n > e.MaxCells {
 		var dims []string
 		for _, a := range e.Grid.Axes {
@@ -112,6 +109,15 @@ func (e *Experiment) interpret(tree map[string]any) error {
 		return e.cellError(err)
 	}
 	if err := e.readCells(tree["cell"]); err != nil {
+		return err
+	}
+	if err := e.readWindows(tree["window"]); err != nil {
+		return err
+	}
+	if err := e.readTolerance(tree["tolerance"]); err != nil {
+		return err
+	}
+	if err := e.readAnswer(tree["answer"]); err != nil {
 		return err
 	}
 	return e.readFindings(tree["findings"])

@@ -2,8 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/stormlab/stormlab/experiments/sweep"
 )
@@ -37,18 +35,12 @@ func (e *Experiment) readSeries(s series) error {
 	if len(s.match) == 0 {
 		return nil
 	}
-	only := map[string][]string{}
-	for _, k := range slices.Sorted(maps.Keys(s.match)) {
-		if _, ok := e.Grid.Axis(k); !ok {
-			return e.errorf("series."+k, "is not a grid axis; the axes are %s", e.Grid.AxisList())
-		}
-		for _, r := range listOf(s.match[k]) {
-			val, err := sweep.NewValue(r, false)
-			if err != nil {
-				return e.errorf("series."+k, "%v", err)
-			}
-			only[k] = append(only[k], val.Text)
-		}
+	// The same values a figure's only takes: "95s" picks the cell written
+	// 1m35s, and a value the axis does not have is an error, not an empty
+	// selection.
+	only, err := e.figureOnly("series", s.match)
+	if err != nil {
+		return err
 	}
 	e.Grid.Series = &sweep.Selector{Only: only}
 	return nil

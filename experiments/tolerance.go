@@ -3,10 +3,10 @@ package experiments
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 )
 
 // toleranceTable is one column's entry of [tolerance] as a file writes it.
@@ -27,8 +27,8 @@ func (e *Experiment) readTolerance(v any) error {
 	e.Tolerance = map[string]spec.Tolerance{}
 	for _, col := range slices.Sorted(maps.Keys(m)) {
 		key := "tolerance." + col
-		if _, ok := model.LookupMetric(col); !ok {
-			return e.errorf(key, "is not a results.csv column%s; use one of %s", sweep.DidYouMean(col, spec.ColumnNames()), spec.Columns())
+		if _, ok := e.Grid.Metric(col); !ok {
+			return e.errorf(key, "is not a results.csv column%s; use one of %s", sweep.DidYouMean(col, e.Grid.ColumnNames()), strings.Join(e.Grid.ColumnNames(), ", "))
 		}
 		t, ok := m[col].(map[string]any)
 		if !ok {

@@ -26,6 +26,8 @@ type topLevel struct {
 	Figure    any      `toml:"figure"`
 	Findings  any      `toml:"findings"`
 	Tolerance any      `toml:"tolerance"`
+	Window    any      `toml:"window"`
+	Answer    any      `toml:"answer"`
 }
 
 // seed is the experiment seed: a whole number ≥ 0.

@@ -7,8 +7,11 @@ import (
 
 // Options say how to run a cell.
 type Options struct {
-	Series    bool  // record the per-second series of the first replicate
+	Series    bool  // record the per-second series of the first replicate, and their band over several
 	MaxMemory int64 // bytes of live simulation state a replicate may hold; 0 = no cap
+	// Windows are spans of the run measured on every replicate's series
+	// (recorded for them alone) into Result.Windows.
+	Windows []Window
 }
 
 // guard stops a run that is cancelled, or whose live state outgrows its

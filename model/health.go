@@ -136,6 +136,8 @@ func (h *health) recovery(ticks int64, tickS, faultEnd float64) (bool, float64) 
 func (h *health) verdict(m *Metrics, p *Plan) {
 	m.Recovered, m.RecoveryS = h.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
 	m.CollapseS, m.DrainS = h.collapse(p.TickS), h.drain(p.TickS)
+	m.AfterChangeS = h.afterChange(p)
+	m.CollapseLoad, m.RecoveryLoad = h.turningLoads(p)
 }
 
 // collapse is the seconds from the run's start to the start of its first

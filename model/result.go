@@ -17,6 +17,9 @@ type Metrics struct {
 	RecoveryS       float64 // seconds from the end of the fault until healthy for good; NaN when never
 	CollapseS       float64 // seconds from the start until first unhealthy, fault or not; NaN when never
 	DrainS          float64 // seconds from the end of the fault (the start without one) until the backlog is first within the healthy limit; NaN when never
+	AfterChangeS    float64 // seconds from the first change until healthy for good; NaN when never, or without a change
+	CollapseLoad    float64 // under a load shape, the load offered (requests/s) when first unhealthy; NaN otherwise
+	RecoveryLoad    float64 // under a load shape, the load offered (requests/s) when healthy for good; NaN otherwise
 	Requests        float64 // user (top-level) requests that arrived
 	Calls           float64 // attempts that reached the dependency
 	PeakCalls       float64 // the most calls the dependency received in one tick
@@ -65,7 +68,13 @@ type Result struct {
 	SD             Metrics // standard deviation over replicates (zero for one run); SD.RecoveryS over the recovered ones
 	Spread         Spread  // quantiles and intervals over the replicates
 	Series         *Series // per-second series of the first replicate, when asked for
-	Warnings       []string
+	// Band is the series over every replicate (mean and 10th–90th
+	// percentile band), when a series was asked for of several replicates.
+	Band *SeriesBand
+	// Windows are the windowed means asked for (Options.Windows), in
+	// WindowMetrics order.
+	Windows  []WindowValue
+	Warnings []string
 	// Aborted says why the cell was stopped before its end (its live state
 	// outgrew the memory cap); its metrics are then NaN.
 	Aborted string
@@ -79,6 +88,11 @@ type Spread struct {
 	// at least that share of them at or below it); NaN when none did.
 	RecoveryP50, RecoveryP90 float64
 	ShareLo, ShareHi         float64 // Wilson 95% interval of RecoveredShare
+	// Collapsed is the share of replicates that were ever unhealthy (that
+	// have a CollapseS); CollapseP10, CollapseP50 and CollapseP90 are
+	// quantiles of CollapseS over them, NaN when none was.
+	Collapsed                             float64
+	CollapseP10, CollapseP50, CollapseP90 float64
 }
 
 // Series is a time series in bins of Step seconds.
@@ -137,9 +151,13 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 	}
 	runs := make([]Metrics, sc.Replicates)
 	var res Result
+	// Every replicate records its series for a band or for windows.
+	band := opt.Series && sc.Replicates > 1
+	var series []*Series
+	var windows [][]float64
 	for r := range runs {
 		g := newGuard(ctx, opt.MaxMemory)
-		m, s, w := run(p, ReplicateSeed(seed, r), opt.Series && r == 0, g)
+		m, s, w := run(p, ReplicateSeed(seed, r), opt.Series && r == 0 || band || len(opt.Windows) > 0, g)
 		if err := g.err(); err != nil {
 			return Result{}, err
 		}
@@ -150,11 +168,19 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 		m.CallsPerS = m.Calls / sc.Duration.Seconds()
 		m.Allowed = float64(sc.FlatAttempts())
 		runs[r] = m
-		if r == 0 {
+		if r == 0 && opt.Series {
 			res.Series = s
+		}
+		if band {
+			series = append(series, s)
+		}
+		if len(opt.Windows) > 0 {
+			windows = append(windows, windowMeans(s, opt.Windows, float64(p.Ticks)*p.TickS))
 		}
 		res.Warnings = append(res.Warnings, w...)
 	}
+	res.Band = newSeriesBand(series)
+	res.Windows = aggregateWindows(opt.Windows, windows)
 	res.Metrics, res.SD, res.RecoveredShare, res.Spread = aggregate(runs)
 	res.Replicates = len(runs)
 	res.Warnings = append(res.Warnings, horizonWarnings(&sc, &res)...)
@@ -164,12 +190,13 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 // aborted is the result of a cell stopped for memory: every metric NaN.
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
-	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan}
+	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan, CollapseLoad: nan, RecoveryLoad: nan}
 	for _, p := range counted(&m) {
 		*p = nan
 	}
 	return Result{Metrics: m, SD: m, Replicates: replicates, RecoveredShare: nan,
-		Spread: Spread{RecoveryP50: nan, RecoveryP90: nan, ShareLo: nan, ShareHi: nan}, Aborted: why}
+		Spread: Spread{RecoveryP50: nan, RecoveryP90: nan, ShareLo: nan, ShareHi: nan,
+			Collapsed: nan, CollapseP10: nan, CollapseP50: nan, CollapseP90: nan}, Aborted: why}
 }
 
 // ReplicateSeed derives the seed of replicate r from a cell's seed; replicate
@@ -216,6 +243,7 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 		sp.RecoveryP50 = stat.Quantile(0.5, stat.Empirical, rec, nil)
 		sp.RecoveryP90 = stat.Quantile(0.9, stat.Empirical, rec, nil)
 	}
+	sp.Collapsed, sp.CollapseP10, sp.CollapseP50, sp.CollapseP90 = collapseSpread(runs)
 	if len(runs) == 1 {
 		return runs[0], Metrics{}, share, sp
 	}
@@ -237,6 +265,9 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	}
 	mean.CollapseS, sd.CollapseS = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseS })
 	mean.DrainS, sd.DrainS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainS })
+	mean.AfterChangeS, sd.AfterChangeS = meanDefined(runs, func(m *Metrics) float64 { return m.AfterChangeS })
+	mean.CollapseLoad, sd.CollapseLoad = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseLoad })
+	mean.RecoveryLoad, sd.RecoveryLoad = meanDefined(runs, func(m *Metrics) float64 { return m.RecoveryLoad })
 	return mean, sd, share, sp
 }
 

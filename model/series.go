@@ -1,7 +1,5 @@
 package model
 
-import "math"
-
 // tickCounts are one tick's counts, for the health rule and the series.
 type tickCounts struct {
 	requests, calls, retries, ok, failures, timeouts, refused, served, wasted, hedges int64
@@ -30,7 +28,7 @@ type recorder struct {
 }
 
 func newRecorder(p *Plan) *recorder {
-	bt := max(1, int64(math.Round(1/p.TickS)))
+	bt := p.seriesBinTicks()
 	return &recorder{s: &Series{Step: float64(bt) * p.TickS, Rows: make([]SeriesRow, 0, (p.Ticks+bt-1)/bt)},
 		binTicks: bt, ticks: p.Ticks, tickS: p.TickS}
 }

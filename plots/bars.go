@@ -154,7 +154,7 @@ func newBarChart(d *data, f *spec.Figure) (*barChart, error) {
 	if err := d.checkAxes("bars", f.X, f.Line, f.Panel); err != nil {
 		return nil, err
 	}
-	if ch.m, err = metric(f.Metric); err != nil {
+	if ch.m, err = metric(d.g, f.Metric); err != nil {
 		return nil, err
 	}
 	ch.panels = make([][]bar, len(ch.po.values))

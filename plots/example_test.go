@@ -11,6 +11,7 @@ import (
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 )
 
@@ -39,6 +40,12 @@ attempts = 27
 
 // render parses the experiment, runs it and renders its figures.
 func render(src string, sets ...string) (*experiments.Experiment, []plots.Figure) {
+	e, _, figs := renderResults(src, sets...)
+	return e, figs
+}
+
+// renderResults is render, with the results the figures were drawn from.
+func renderResults(src string, sets ...string) (*experiments.Experiment, []model.Result, []plots.Figure) {
 	e, err := experiments.Parse("small.toml", []byte(src), sets)
 	if err != nil {
 		log.Fatal(err)
@@ -51,7 +58,7 @@ func render(src string, sets ...string) (*experiments.Experiment, []plots.Figure
 	if err != nil {
 		log.Fatal(err)
 	}
-	return e, figs
+	return e, results, figs
 }
 
 // panels is the number of panels a figure has: one per value of its panel

@@ -354,6 +354,9 @@ var metricLabels = map[string]string{
 	"recovery_s":            "recovery time after the fault (s)",
 	"collapse_s":            "time to collapse (s from the start)",
 	"drain_s":               "time to drain (s after the fault)",
+	"after_change_s":        "recovery after the change (s)",
+	"collapse_load":         "load when it tipped (requests/s)",
+	"recovery_load":         "load when it came back (requests/s)",
 	"requests":              "user requests (per run)",
 	"calls":                 "calls at the dependency (per run)",
 	"calls_per_s":           "mean call rate at the dependency (calls/s)",
@@ -522,6 +525,7 @@ func facts(cells []sweep.Cell) []string {
 		out = append(out, "queue "+q)
 	}
 	out = append(out, faultFacts(cells)...)
+	out = append(out, changeFacts(cells)...)
 	out = append(out, each(func(sc *model.Scenario, _ *model.Plan) (float64, string) { return durChoice(sc.Tick) })+" ticks over "+
 		each(func(sc *model.Scenario, _ *model.Plan) (float64, string) {
 			return sc.Duration.Seconds(), sc.Duration.String()
@@ -588,7 +592,7 @@ func loadFact(cells []sweep.Cell) string {
 	}
 	var parts []string
 	if len(open) > 0 {
-		parts = append(parts, "load "+eachOf(open, func(_ *model.Scenario, p *model.Plan) (float64, string) { return p.Load, numText(p.Load) })+" requests/s")
+		parts = append(parts, openLoadFact(open))
 	}
 	if len(closed) > 0 {
 		n := clients(closed)

@@ -36,6 +36,8 @@ func kinds() []kind {
 		lines{},
 		bars{},
 		series{},
+		hysteresis{},
+		collapse{},
 	}
 }
 
@@ -123,8 +125,11 @@ func Check(figs []spec.Figure, g *sweep.Grid) error {
 				return fail(key, "axis %q is not numeric", name)
 			}
 		}
-		if _, err := metric(f.Metric); err != nil {
-			return fail("metric", "%q is not a results.csv column%s; use one of %s", f.Metric, sweep.DidYouMean(f.Metric, spec.ColumnNames()), spec.Columns())
+		if _, err := metric(g, f.Metric); err != nil {
+			return fail("metric", "%q is not a results.csv column%s; use one of %s", f.Metric, sweep.DidYouMean(f.Metric, g.ColumnNames()), strings.Join(g.ColumnNames(), ", "))
+		}
+		if _, ok := k.(banded); f.Band && !ok {
+			return fail("band", "a %s figure draws no band over replicates; band = true is for %s figures", f.Kind, strings.Join(bandKinds(), ", "))
 		}
 		if n := Name(f); !spec.ValidName(n) || names[n] {
 			return fail("name", "%q is not a usable, unique file name", n)

@@ -49,7 +49,7 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 	if err := d.checkAxes("lines", f.X, f.Line, f.Panel); err != nil {
 		return figure{}, err
 	}
-	m, err := metric(f.Metric)
+	m, err := metric(d.g, f.Metric)
 	if err != nil {
 		return figure{}, err
 	}

@@ -57,7 +57,7 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 	if err := d.checkAxes("phase", f.X, f.Y, f.Panel); err != nil {
 		return figure{}, err
 	}
-	m, err := metric(f.Metric)
+	m, err := metric(d.g, f.Metric)
 	if err != nil {
 		return figure{}, err
 	}
@@ -212,12 +212,13 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 	return figure{title: title, caption: caption(fs, more), draw: drawFn}, nil
 }
 
-// metric looks a metric up by its results.csv column (recovery_s if empty).
-func metric(name string) (model.Metric, error) {
+// metric looks a metric up by its results.csv column in the grid
+// (recovery_s if empty).
+func metric(g *sweep.Grid, name string) (model.Metric, error) {
 	if name == "" {
 		name = "recovery_s"
 	}
-	m, ok := model.LookupMetric(name)
+	m, ok := g.Metric(name)
 	if !ok {
 		return m, fmt.Errorf("%q is not a results.csv column", name)
 	}

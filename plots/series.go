@@ -56,6 +56,7 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 	// The lines, per row of panels.
 	var calls, queue, limits []curve
 	var capacities []plotter.XYs
+	var callBands, queueBands []band // f.Band: the replicates' 10th–90th percentiles
 	peakCalls, peakQueue := []float64{}, []float64{}
 	var windows [][2]float64
 	var entries []entry
@@ -73,6 +74,15 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 			pc, pq = math.Max(pc, cl[j].Y), math.Max(pq, row.Queue)
 		}
 		cp = append(cp, plotter.XY{X: s.Rows[len(s.Rows)-1].T + s.Step, Y: s.Rows[len(s.Rows)-1].Capacity})
+		if b := d.results[i].Band; f.Band && b != nil {
+			// The lines are the means, over the band of the replicates.
+			var clo, chi, qlo, qhi plotter.XYs
+			cl, clo, chi, _ = seriesBand(b, "calls", true)
+			ql, qlo, qhi, _ = seriesBand(b, "queue", false)
+			callBands = append(callBands, band{clo, chi, bandFill(sty.Color)})
+			queueBands = append(queueBands, band{qlo, qhi, bandFill(sty.Color)})
+			pc, pq = peak(chi), peak(qhi)
+		}
 		calls = append(calls, curve{flatten(cl), sty})
 		queue = append(queue, curve{flatten(ql), sty})
 		peakCalls, peakQueue = append(peakCalls, pc), append(peakQueue, pq)
@@ -93,8 +103,8 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 	}
 
 	// Log scales when the cells differ by orders of magnitude.
-	callsY := newYAxis(spread(peakCalls) >= 10, append(curveXYs(calls), capacities...)...)
-	queueY := newYAxis(spread(peakQueue) >= 100, append(curveXYs(queue), curveXYs(limits)...)...)
+	callsY := newYAxis(spread(peakCalls) >= 10, append(append(curveXYs(calls), capacities...), bandTops(callBands)...)...)
+	queueY := newYAxis(spread(peakQueue) >= 100, append(append(curveXYs(queue), curveXYs(limits)...), bandTops(queueBands)...)...)
 
 	capSty := draw.LineStyle{Color: color.Black, Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
 	entries = append(entries, entry{text: "capacity of the dependency (calls/s)", thumbs: []plot.Thumbnailer{lineThumb{capSty}}})
@@ -103,6 +113,9 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 	}
 	if len(windows) > 0 {
 		entries = append(entries, entry{text: "fault window", thumbs: []plot.Thumbnailer{swatch{faultColour()}}})
+	}
+	if len(callBands) > 0 {
+		entries = append(entries, bandEntry())
 	}
 
 	title := f.Title
@@ -122,6 +135,9 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 		more += ", log scale"
 	}
 	more += "; shaded: the fault window."
+	if len(callBands) > 0 {
+		more += " " + bandCaption(d.results, idx)
+	}
 	if zoom > 0 {
 		more += fmt.Sprintf(" Left: the whole run; right: the first %s.", spanText(zoom))
 	}
@@ -155,6 +171,8 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 					p.Add(&vband{lo: w[0], hi: w[1], fill: faultColour()})
 				}
 			}
+			addBands(top, callBands, callsY, xr)
+			addBands(bottom, queueBands, queueY, xr)
 			for _, cp := range capacities {
 				top.Add(&plotter.Line{XYs: callsY.xys(clip(cp, xr)), LineStyle: capSty, StepStyle: plotter.PostStep})
 			}

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"encoding/csv"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -150,7 +151,13 @@ func readCSV(t *testing.T, path string) *csvTable {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	all, err := csv.NewReader(f).ReadAll()
+	return tableOf(t, f)
+}
+
+// tableOf reads a results.csv for assertions.
+func tableOf(t *testing.T, r io.Reader) *csvTable {
+	t.Helper()
+	all, err := csv.NewReader(r).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ type column struct {
 // metric (a policy's details only when some cell has one), and when any
 // cell runs several replicates the summaries of replicates and a "_sd"
 // column for each metric with a spread.
-func columns(results []model.Result) []column {
+func columns(g *sweep.Grid, results []model.Result) []column {
 	replicated := false
 	for i := range results {
 		replicated = replicated || results[i].Replicates > 1
@@ -49,13 +49,13 @@ func columns(results []model.Result) []column {
 		return false
 	}
 	var cols []column
-	for _, m := range model.MetricList() {
+	for _, m := range g.Metrics() {
 		if shown(m) {
 			cols = append(cols, column{name: m.Name, metric: m})
 		}
 	}
 	if replicated {
-		for _, m := range model.MetricList() {
+		for _, m := range g.Metrics() {
 			if m.SD != nil && shown(m) {
 				cols = append(cols, column{name: m.Name + "_sd", metric: m, sd: true})
 			}
@@ -121,7 +121,7 @@ func WriteShardRows(w io.Writer, g *sweep.Grid, pos []int, results, refined []mo
 // with index, a first column named cell holds each cell's grid index.
 func writeRows(w io.Writer, g *sweep.Grid, cells []sweep.Cell, index bool, results, refined []model.Result) error {
 	cw := csv.NewWriter(w)
-	cols := columns(results)
+	cols := columns(g, results)
 	header := make([]string, 0, len(g.Axes)+len(cols)+len(refineColumns)+2)
 	if index {
 		header = append(header, "cell")
@@ -238,41 +238,6 @@ func abortReason(r *model.Result, refined []model.Result, i int) string {
 	return ""
 }
 
-// seriesColumns are series.csv's columns after the axis columns; an
-// optional one (a policy's detail) is written only when some row has a value
-// other than 0.
-var seriesColumns = []struct {
-	name     string
-	get      func(r *model.SeriesRow) float64
-	optional bool
-}{
-	{"t_s", func(r *model.SeriesRow) float64 { return r.T }, false},
-	{"requests", func(r *model.SeriesRow) float64 { return r.Requests }, false},
-	{"calls", func(r *model.SeriesRow) float64 { return r.Calls }, false},
-	{"retries", func(r *model.SeriesRow) float64 { return r.Retries }, false},
-	{"successes", func(r *model.SeriesRow) float64 { return r.Successes }, false},
-	{"failures", func(r *model.SeriesRow) float64 { return r.Failures }, false},
-	{"timeouts", func(r *model.SeriesRow) float64 { return r.Timeouts }, false},
-	{"refused", func(r *model.SeriesRow) float64 { return r.Refused }, false},
-	{"refused_budget", func(r *model.SeriesRow) float64 { return r.RefusedBudget }, true},
-	{"refused_breaker", func(r *model.SeriesRow) float64 { return r.RefusedBreaker }, true},
-	{"refused_deadline", func(r *model.SeriesRow) float64 { return r.RefusedDeadline }, true},
-	{"refused_pushback", func(r *model.SeriesRow) float64 { return r.RefusedPushback }, true},
-	{"not_retryable", func(r *model.SeriesRow) float64 { return r.NotRetryable }, true},
-	{"hedges", func(r *model.SeriesRow) float64 { return r.Hedges }, true},
-	{"served", func(r *model.SeriesRow) float64 { return r.Served }, false},
-	{"wasted", func(r *model.SeriesRow) float64 { return r.Wasted }, false},
-	{"queue", func(r *model.SeriesRow) float64 { return r.Queue }, false},
-	{"in_flight", func(r *model.SeriesRow) float64 { return r.InFlight }, false},
-	{"capacity_per_s", func(r *model.SeriesRow) float64 { return r.Capacity }, false},
-	{"healthy", func(r *model.SeriesRow) float64 {
-		if r.Unhealthy {
-			return 0
-		}
-		return 1
-	}, false},
-}
-
 // seriesHas reports whether some row of some series has a value other than 0.
 func seriesHas(results []model.Result, get func(r *model.SeriesRow) float64) bool {
 	for i := range results {
@@ -305,11 +270,12 @@ func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	for _, a := range g.Axes {
 		header = append(header, a.Name)
 	}
-	cols := seriesColumns[:0:0]
-	for _, c := range seriesColumns {
-		if !c.optional || seriesHas(results, c.get) {
+	header = append(header, "t_s")
+	var cols []model.SeriesColumn
+	for _, c := range model.SeriesColumns() {
+		if !c.Optional || seriesHas(results, c.Get) {
 			cols = append(cols, c)
-			header = append(header, c.name)
+			header = append(header, c.Name)
 		}
 	}
 	line, err := csvLine(header)
@@ -339,11 +305,13 @@ func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 		prefix = prefix[:len(prefix)-1]
 		for j := range s.Rows {
 			buf = append(buf[:0], prefix...)
-			for k, c := range cols {
-				if k > 0 || len(params) > 0 {
-					buf = append(buf, ',')
-				}
-				buf = appendNumber(buf, c.get(&s.Rows[j]))
+			if len(params) > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendNumber(buf, s.Rows[j].T)
+			for _, c := range cols {
+				buf = append(buf, ',')
+				buf = appendNumber(buf, c.Get(&s.Rows[j]))
 			}
 			buf = append(buf, '\n')
 			if _, err := w.Write(buf); err != nil {

@@ -27,7 +27,7 @@ func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 		}
 	}
 	for _, f := range r.Findings {
-		out = append(out, renderFinding(f, results))
+		out = append(out, renderFinding(g, f, results))
 	}
 	s := fmt.Sprintf("%d of %d cell%s recovered within the %v run; %d never did",
 		rec, len(cells), plural(len(cells)), g.Base.Duration, len(cells)-rec-aborted)
@@ -126,14 +126,14 @@ func refusals(r *model.Result) string {
 }
 
 // renderFinding fills an author's finding with the numbers it refers to.
-func renderFinding(f spec.Finding, results []model.Result) string {
+func renderFinding(g *sweep.Grid, f spec.Finding, results []model.Result) string {
 	var b strings.Builder
 	for _, p := range f.Parts {
 		if p.Column == "" {
 			b.WriteString(p.Text)
 			continue
 		}
-		m, _ := model.LookupMetric(p.Column)
+		m, _ := g.Metric(p.Column)
 		v := m.Value(&results[p.Cell])
 		if p.SD {
 			v = m.SD(&results[p.Cell])

@@ -47,6 +47,12 @@ func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 			strings.Join(sets, ", "))
 	}
 
+	if len(r.Answer) > 0 {
+		b.WriteString("## Answer\n\n")
+		for _, f := range r.Answer {
+			b.WriteString(renderFinding(g, f, results) + "\n\n")
+		}
+	}
 	b.WriteString("## Findings\n\n")
 	for _, p := range findings(r, g, results) {
 		b.WriteString(p + "\n\n")

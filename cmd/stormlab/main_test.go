@@ -96,6 +96,8 @@ func TestBadInputExits2AndWritesNothing(t *testing.T) {
 		{"breaker threshold 0", []string{write("breaker.toml", "[scenario]\nengine = \"stochastic\"\n[[scenario.layer]]\nbreaker = { kind = \"consecutive\", threshold = 0 }\n")}, "scenario.layer.0.breaker.threshold"},
 		{"hedging without a cap", []string{write("hedge.toml", "[scenario]\nengine = \"stochastic\"\n[[scenario.layer]]\nhedge = { delay = \"50ms\", max_share = 0 }\n")}, "scenario.layer.0.hedge.max_share: hedging needs a cap"},
 		{"figure axis", []string{write("figure.toml", "[grid]\nload = [1, 2]\n[[figure]]\nkind = \"phase\"\nx = \"load\"\ny = \"blip\"\n")}, "figure.toml:6:1: figure.0.y: \"blip\" is not a grid axis; the axes are load"},
+		{"window past the run", []string{write("window.toml", "[scenario]\nduration = \"1m\"\n[[window]]\nfrom = \"30s\"\nto = \"2m\"\n")}, "window.toml:5:1: window.0.to: 2m is past the end of the 1m run"},
+		{"band on bars", []string{write("band.toml", "[grid]\nload = [1, 2]\n[[figure]]\nkind = \"bars\"\nx = \"load\"\nband = true\n")}, "band.toml:6:1: figure.0.band: a bars figure draws no band"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(tmp, "out-"+strings.ReplaceAll(c.name, " ", "-"))

@@ -16,6 +16,9 @@ type Figure struct {
 	Line        string // lines: axis with one line per value; bars: one bar per value in each category
 	Metric      string // results.csv column drawn ("" = recovery_s)
 	RuleOfThumb bool   // phase: draw the rule of thumb for naive retries
+	// Band draws replicated cells as their mean over the replicates with
+	// the 10th–90th percentile band around it (series, hysteresis, collapse).
+	Band bool
 	// Select keeps the cells whose values it holds: a Range zooms on part
 	// of a numeric axis, Only draws one slice of the grid.
 	Select sweep.Selector

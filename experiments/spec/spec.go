@@ -21,7 +21,10 @@ type Report struct {
 	Overrides []string
 	// Command is the command line that regenerates the report; empty means
 	// "stormlab run File".
-	Command  string
+	Command string
+	// Answer is what the experiment found, in the author's sentences
+	// whose numbers come from the results: report.md opens with it.
+	Answer   []Finding
 	Findings []Finding
 	Figures  []Figure
 	// Tolerance is how far a regenerated number of a results.csv column

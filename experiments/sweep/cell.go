@@ -17,6 +17,7 @@ type Cell struct {
 	Plan     *model.Plan // Scenario resolved
 	Seed     uint64
 	Series   bool // record a per-second time series
+	Windows  []model.Window
 }
 
 // Param is a cell's value on one axis.

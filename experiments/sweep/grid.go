@@ -28,6 +28,9 @@ type Grid struct {
 	Seed     uint64 // cell seeds derive from it
 	SameSeed bool   // every cell starts its generator from Seed as is
 	Series   *Selector
+	// Windows are spans of every cell's run measured into result columns
+	// (model.Window); each cell carries them to the engine.
+	Windows []model.Window
 
 	cells []Cell
 	index map[string]int // the cells' value texts, joined → index
@@ -174,6 +177,7 @@ func (g *Grid) Cell(vals []Value, own map[string]Set) (Cell, error) {
 	c.Plan = p
 	c.Seed = g.SeedOf(c.Params)
 	c.Series = g.Series != nil && g.Series.Holds(&c)
+	c.Windows = g.Windows
 	return c, nil
 }
 

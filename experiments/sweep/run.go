@@ -43,7 +43,7 @@ func Run(parent context.Context, cells []Cell, opt Options) ([]model.Result, err
 			if c.Plan == nil {
 				return fmt.Errorf("cell %s has no plan: build cells with a Grid", c.Label())
 			}
-			r, err := model.RunPlan(ctx, c.Plan, c.Seed, model.Options{Series: c.Series, MaxMemory: opt.MaxMemory})
+			r, err := model.RunPlan(ctx, c.Plan, c.Seed, model.Options{Series: c.Series, MaxMemory: opt.MaxMemory, Windows: c.Windows})
 			if err != nil {
 				return fmt.Errorf("cell %s: %w", c.Label(), err)
 			}
