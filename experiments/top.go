@@ -26,6 +26,7 @@ type topLevel struct {
 	Figure    any      `toml:"figure"`
 	Findings  any      `toml:"findings"`
 	Tolerance any      `toml:"tolerance"`
+	Tipping   any      `toml:"tipping"`
 }
 
 // seed is the experiment seed: a whole number ≥ 0.

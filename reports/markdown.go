@@ -22,6 +22,12 @@ const maxTableRows = 40
 // section says which verdicts change; cells aborted at the memory cap are
 // listed in the notes.
 func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []model.Result, figs []plots.Figure) error {
+	return writeReport(w, r, g, results, refined, figs, nil)
+}
+
+// writeReport is WriteReport with the experiment's tipping searches, if
+// any: their answer opens the report.
+func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []model.Result, figs []plots.Figure, tip *tippingPart) error {
 	var b strings.Builder
 	title := r.Title
 	if title == "" {
@@ -45,6 +51,10 @@ func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 		}
 		fmt.Fprintf(&b, "**Overrides.** This run changes the file with %s. The title and the question above are the file's words, written for its own values; the findings, figures, scenario and results below are this run's.\n\n",
 			strings.Join(sets, ", "))
+	}
+
+	if tip != nil {
+		tip.section(&b, g)
 	}
 
 	b.WriteString("## Findings\n\n")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/experiments/tipping"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 	"github.com/stormlab/stormlab/reports"
@@ -133,6 +134,10 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		if err == nil && *refine {
 			half, err = simulate(ctx, stderr, e.Name+" at half the tick", refined[i], pool)
 		}
+		var tip *tipping.Outcome
+		if err == nil {
+			tip, err = searchTipping(ctx, stderr, e, pool)
+		}
 		if err != nil {
 			if written > 0 && ctx.Err() != nil {
 				reports.WriteIndex(*out) // the experiments finished so far
@@ -140,13 +145,13 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			return err
 		}
 		warn(stderr, e, results)
-		if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures, Refined: half}); err != nil {
+		if err := reports.Write(*out, &e.Report, e.Grid, results, reports.Options{NoFigures: !*figures, Refined: half, Tipping: tip}); err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
 		written++
 		n := reports.CountAborted(results) + reports.CountAborted(half)
 		aborted += n
-		fmt.Fprintf(stdout, "%s: %d cells in %.2fs%s%s → %s\n", e.Name, len(results), time.Since(start).Seconds(),
+		fmt.Fprintf(stdout, "%s: %d cells%s in %.2fs%s%s → %s\n", e.Name, len(results), searchedText(tip), time.Since(start).Seconds(),
 			flips(results, half), abortedText(n), filepath.Join(*out, e.Name))
 	}
 	if err := reports.WriteIndex(*out); err != nil {
@@ -301,6 +306,15 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if err != nil {
 			return err
 		}
+		tip, err := searchTipping(ctx, stderr, e, pool)
+		if err != nil {
+			return err
+		}
+		dt, err := reports.CompareTipping(*base, &e.Report, e.Grid, tip)
+		if err != nil {
+			return err
+		}
+		d = append(d, dt...)
 		devs = append(devs, d...)
 		n := reports.CountAborted(results)
 		aborted += n
