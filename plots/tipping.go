@@ -150,7 +150,11 @@ func (r *regions) draw() (figure, error) {
 	fs := r.facts()
 	more := []string{fmt.Sprintf("Each column is one search over %s from %s to %s, to within %s%s, with the other parameters at the column's values.",
 		tipping.KeyLabel(t), keyText(t, t.From), keyText(t, t.To), keyText(t, t.Tolerance), exactNote(exact, t))}
-	more = append(more, "Green: recovers after the fault; orange: never recovers, the backlog no longer shrinking when the run ends")
+	if exact {
+		more = append(more, "Green: recovers after the fault; orange: never recovers, the backlog no longer shrinking when the run ends")
+	} else {
+		more = append(more, "Green: most runs recover after the fault; orange: at least half of them never recover")
+	}
 	if seen["draining"] {
 		more[1] += "; yellow: still unhealthy when the run ends but draining, slower than the run"
 	}
@@ -158,11 +162,11 @@ func (r *regions) draw() (figure, error) {
 		more[1] += "; grey: unhealthy without any fault (overloaded)"
 	}
 	if seen["unclear"] {
-		more[1] += "; purple: a non-monotone column, coloured point by point"
+		more[1] += "; a purple band at the top: a non-monotone column, each point's verdict holding halfway to its neighbours"
 	}
 	more[1] += "."
 	if exact {
-		more = append(more, fmt.Sprintf("Line: %s.", tipping.Mildest(t)))
+		more = append(more, fmt.Sprintf("Line: %s.", tipping.Mildest(t, true)))
 	} else {
 		more = append(more, "Line: where half of the replicates tip; bars: its 95% interval (from the Wilson intervals of the points searched).")
 	}
@@ -255,6 +259,10 @@ func (r *regions) draw() (figure, error) {
 			{text: "recovers after the fault", thumbs: []plot.Thumbnailer{swatch{recoversColour()}}},
 			{text: "never recovers: stuck, the backlog no longer shrinks", thumbs: []plot.Thumbnailer{swatch{tipsColour()}}},
 		}
+		if !exact {
+			entries[0].text = "most runs recover after the fault"
+			entries[1].text = "at least half of the runs never recover"
+		}
 		if seen["draining"] {
 			entries = append(entries, entry{text: "unhealthy when the run ends, still draining: slower than the run", thumbs: []plot.Thumbnailer{swatch{drainingColour()}}})
 		}
@@ -262,13 +270,13 @@ func (r *regions) draw() (figure, error) {
 			entries = append(entries, entry{text: "overloaded: unhealthy without any fault", thumbs: []plot.Thumbnailer{swatch{overloadedColour()}}})
 		}
 		if seen["unclear"] {
-			entries = append(entries, entry{text: "non-monotone: coloured point by point", thumbs: []plot.Thumbnailer{swatch{unclearColour()}}})
+			entries = append(entries, entry{text: "band at the top: a non-monotone column, coloured point by point", thumbs: []plot.Thumbnailer{swatch{unclearColour()}}})
 		}
 		if seen["aborted"] {
 			entries = append(entries, entry{text: "aborted at the memory cap", thumbs: []plot.Thumbnailer{swatch{abortedColour()}}})
 		}
 		ls, gs := boundaryStyles()
-		what := "searched boundary: " + tipping.Mildest(t)
+		what := "searched boundary: " + tipping.Mildest(t, exact)
 		if !exact {
 			what = "searched boundary: half of the replicates tip"
 		}
@@ -377,7 +385,8 @@ func (r *regions) segments(s *tipping.Search, y yScale) []segment {
 		a, b = y.clamp(a), y.clamp(b)
 		out = append(out, segment{min(a, b), max(a, b), fill})
 	}
-	return append([]segment{{lo, hi, unclearColour()}}, out...)
+	// A band across the top marks the column as non-monotone.
+	return append(out, segment{y.below(0.05), hi, unclearColour()})
 }
 
 // ruleCurve is the rule of thumb across a panel's columns, in the axes'
@@ -552,6 +561,14 @@ func niceFloor(x float64) float64 {
 	return p
 }
 
+// below is the value a share frac of the axis's height below its top.
+func (y yScale) below(frac float64) float64 {
+	if y.log {
+		return y.hi / math.Pow(y.hi/y.lo, frac)
+	}
+	return y.hi - frac*(y.hi-y.lo)
+}
+
 // clamp keeps a value within the axis.
 func (y yScale) clamp(v float64) float64 { return math.Max(y.lo, math.Min(y.hi, v)) }
 
@@ -610,7 +627,11 @@ func (cp *columnsPlot) Plot(c draw.Canvas, p *plot.Plot) {
 			if s.hi <= s.lo {
 				continue
 			}
-			fillRect(c, vg.Rectangle{Min: vg.Point{X: x0, Y: trY(s.lo)}, Max: vg.Point{X: x1, Y: trY(s.hi)}}, s.fill)
+			y1 := trY(s.hi)
+			if s.hi < cp.hi {
+				y1 += overlap // no seam with the segment above
+			}
+			fillRect(c, vg.Rectangle{Min: vg.Point{X: x0, Y: trY(s.lo)}, Max: vg.Point{X: x1, Y: y1}}, s.fill)
 		}
 	}
 	// Thin white lines between columns: each is a search of its own.

@@ -559,7 +559,7 @@ func boundarySentence(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search, axis 
 	if len(parts) == 0 {
 		return ""
 	}
-	return capitalize(tipping.Mildest(t)) + ": " + strings.Join(parts, "; ") + "."
+	return capitalize(tipping.Mildest(t, ss[0].Exact())) + ": " + strings.Join(parts, "; ") + "."
 }
 
 // criticalText writes a search's estimate, with its interval for a
@@ -781,7 +781,11 @@ func searchTable(b *strings.Builder, g *sweep.Grid, t *spec.Tipping, ss []tippin
 	if t.Trigger() {
 		head = append(head, "region")
 	}
-	head = append(head, strings.TrimPrefix(tipping.Mildest(t), "the "), "bracket (recovers / tips)")
+	bracket := "bracket (recovers / tips)"
+	if !exact {
+		bracket = "bracket (most recover / most tip)"
+	}
+	head = append(head, strings.TrimPrefix(tipping.Mildest(t, exact), "the "), bracket)
 	if !exact {
 		head = append(head, "95% interval")
 	}

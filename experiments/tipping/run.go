@@ -456,8 +456,12 @@ func Count(g *sweep.Grid, specs []spec.Tipping) int {
 
 // Mildest names the critical value of a search: "the shortest blip length
 // that tips", "the lowest load that tips", "the highest capacity that
-// tips" for a range that runs downwards.
-func Mildest(t *spec.Tipping) string {
+// tips" for a range that runs downwards; for a stochastic engine, "the
+// blip length at which half of the runs tip".
+func Mildest(t *spec.Tipping, exact bool) string {
+	if !exact {
+		return "the " + KeyLabel(t) + " at which half of the runs tip"
+	}
 	word := "lowest"
 	switch {
 	case t.Duration && t.To > t.From:
