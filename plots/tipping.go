@@ -185,15 +185,11 @@ func (r *regions) draw() (figure, error) {
 
 	rows, cols := tiling(np)
 	drawFn := func(c draw.Canvas) {
-		body := header(c, title, subtitle(fs))
-		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
-		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
+		left, right := slide(c, title, fs)
 		var panels []*plot.Plot
 		for p := range po.values {
 			pl := newPlot()
-			if t.Panel != "" {
-				pl.Title.Text = valueLabel(t.Panel, po.values[p])
-			}
+			pl.Title.Text = r.panelTitle(po.values[p])
 			if categories {
 				// Each name wrapped to its column's width, as bars do.
 				w := (left.Max.X - left.Min.X) / vg.Length(cols) * 0.8 / vg.Length(nx)
@@ -295,6 +291,22 @@ func (r *regions) draw() (figure, error) {
 		drawLegend(right, r.regionWords("Regions, a column each: stable (all green), vulnerable (tips above the boundary), overloaded (grey)"), entries)
 	}
 	return figure{title: title, caption: caption(fs, more...), draw: drawFn}, nil
+}
+
+// slide lays a figure out on a slide: the title and the subtitle of the
+// facts on top, the legend's column on the right, the panels' area on the
+// left.
+func slide(c draw.Canvas, title string, fs []string) (left, right draw.Canvas) {
+	body := header(c, title, subtitle(fs))
+	return draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0), draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
+}
+
+// panelTitle names a panel by its value on the panel axis; "" for one panel.
+func (r *regions) panelTitle(v sweep.Value) string {
+	if r.t.Panel == "" {
+		return ""
+	}
+	return valueLabel(r.t.Panel, v)
 }
 
 // regionWords is what a legend entry adds about regions, for a search

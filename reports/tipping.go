@@ -430,43 +430,9 @@ func byValue(g *sweep.Grid, ss []tipping.Search, axis string, idx []int, text fu
 	}
 	var out []string
 	for _, gr := range groups {
-		out = append(out, fmt.Sprintf("%s at %s %s", gr.text, axis, spansOf(g, axis, gr.xs)))
+		out = append(out, fmt.Sprintf("%s at %s %s", gr.text, axis, plots.Spans(g, axis, gr.xs)))
 	}
 	return out
-}
-
-// spansOf writes sorted values of a grid axis as runs of neighbours: "30,
-// 45–60".
-func spansOf(g *sweep.Grid, axis string, xs []float64) string {
-	ax, ok := g.Axis(axis)
-	if !ok {
-		return ""
-	}
-	var all []float64
-	texts := map[float64]string{}
-	for _, v := range ax.Values {
-		all = append(all, v.Num)
-		texts[v.Num] = v.Text
-	}
-	sort.Float64s(all)
-	rank := map[float64]int{}
-	for i, v := range all {
-		rank[v] = i
-	}
-	var out []string
-	start := 0
-	for i := 1; i <= len(xs); i++ {
-		if i < len(xs) && rank[xs[i]] == rank[xs[i-1]]+1 {
-			continue
-		}
-		if i-1 == start {
-			out = append(out, texts[xs[start]])
-		} else {
-			out = append(out, texts[xs[start]]+"–"+texts[xs[i-1]])
-		}
-		start = i
-	}
-	return strings.Join(out, ", ")
 }
 
 // panelsOf splits the searches by their values on the axes other than axis,
@@ -514,7 +480,7 @@ func regionSentence(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search, axis st
 		for _, r := range []tipping.Region{tipping.Stable, tipping.Vulnerable, tipping.Overload} {
 			if xs := by[r]; len(xs) > 0 {
 				sort.Float64s(xs)
-				ps = append(ps, fmt.Sprintf("%s at %s %s", r, axis, spansOf(g, axis, xs)))
+				ps = append(ps, fmt.Sprintf("%s at %s %s", r, axis, plots.Spans(g, axis, xs)))
 			}
 		}
 		p := strings.Join(ps, ", ")
@@ -681,7 +647,7 @@ func axisSpans(g *sweep.Grid, ss []tipping.Search, idx []int, axis string) strin
 		}
 	}
 	sort.Float64s(xs)
-	return axis + " " + spansOf(g, axis, xs)
+	return axis + " " + plots.Spans(g, axis, xs)
 }
 
 // ruleExamples write, per search, its bracket beside the rule: "at load

@@ -341,28 +341,34 @@ func walk(n, scan int, eval func(i int) (*Eval, error)) error {
 		}
 	}
 	return each(len(pts)-1, func(j int) error {
-		lo, hi := pts[j], pts[j+1]
 		tips := evals[j].Tips()
 		if tips == evals[j+1].Tips() {
 			return nil
 		}
-		for hi-lo > 1 {
-			mid := (lo + hi) / 2
-			m, err := eval(mid)
-			if err != nil {
-				return err
-			}
-			if m.Aborted != "" {
-				return nil
-			}
-			if m.Tips() == tips {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		return nil
+		return bisect(pts[j], pts[j+1], eval, func(m *Eval) bool { return m.Tips() == tips })
 	})
+}
+
+// bisect narrows the stretch between points a and b, where like(a) holds
+// and like(b) does not, down to neighbouring points, running the point
+// halfway each time and keeping the half whose ends still differ. It stops
+// at a point stopped at the memory cap.
+func bisect(a, b int, eval func(i int) (*Eval, error), like func(e *Eval) bool) error {
+	for abs(b-a) > 1 {
+		m, err := eval((a + b) / 2)
+		if err != nil {
+			return err
+		}
+		if m.Aborted != "" {
+			return nil
+		}
+		if like(m) {
+			a = m.Index
+		} else {
+			b = m.Index
+		}
+	}
+	return nil
 }
 
 // narrow finds the ends of a stochastic estimate's interval to the line's
@@ -396,23 +402,7 @@ func narrow(evals []Eval, rec, tip int, eval func(i int) (*Eval, error)) error {
 		if sd.sure < 0 {
 			return nil // no point on that side is certain: the interval stays open
 		}
-		sure, unsure := sd.sure, sd.unsure
-		for abs(unsure-sure) > 1 {
-			mid := (sure + unsure) / 2
-			m, err := eval(mid)
-			if err != nil {
-				return err
-			}
-			if m.Aborted != "" {
-				return nil
-			}
-			if sd.holds(m) {
-				sure = mid
-			} else {
-				unsure = mid
-			}
-		}
-		return nil
+		return bisect(sd.sure, sd.unsure, eval, sd.holds)
 	})
 }
 
