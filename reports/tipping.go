@@ -364,7 +364,7 @@ func searchFindings(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search) []strin
 		}
 	}
 	if !exact {
-		out = append(out, "The interval of each estimate runs from the nearest point searched on its mild side whose Wilson 95% interval of the share that tips lies wholly below one half to the nearest on its severe side whose interval lies wholly above; more replicates narrow the Wilson intervals, so points nearer the boundary become certain and the interval narrows.")
+		out = append(out, "The interval of each estimate runs from the nearest point searched on its mild side whose Wilson 95% interval of the share that tips lies wholly below one half to the nearest on its severe side whose interval lies wholly above; more replicates narrow the Wilson intervals, so points nearer the boundary become certain and the interval narrows. Each end is a 95% statement about its own point: with few replicates a point near the boundary can look certain by chance.")
 	}
 	return out
 }
