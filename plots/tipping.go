@@ -2,7 +2,6 @@ package plots
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -77,20 +76,6 @@ func keyAxis(g *sweep.Grid, t *spec.Tipping) string {
 		}
 	}
 	return ""
-}
-
-// The colours of the regions figure: what the system does at a value of the
-// key.
-func recoversColour() color.Color   { return color.RGBA{R: 0xc7, G: 0xe9, B: 0xb4, A: 0xff} }
-func tipsColour() color.Color       { return color.RGBA{R: 0xf4, G: 0xa5, B: 0x82, A: 0xff} }
-func overloadedColour() color.Color { return color.RGBA{R: 0x73, G: 0x73, B: 0x73, A: 0xff} }
-func unclearColour() color.Color    { return color.RGBA{R: 0xc2, G: 0xa5, B: 0xcf, A: 0xff} }
-func drainingColour() color.Color   { return color.RGBA{R: 0xfe, G: 0xe0, B: 0x8b, A: 0xff} }
-
-// segment is a stretch of the key, in its unit, filled in one colour.
-type segment struct {
-	lo, hi float64
-	fill   color.Color
 }
 
 func (r *regions) draw() (figure, error) {
@@ -521,13 +506,6 @@ func keyText(t *spec.Tipping, x float64) string {
 	return formatNum(x)
 }
 
-// yScale is the y axis of a regions figure, in the key's unit.
-type yScale struct {
-	lo, hi float64
-	log    bool
-	cut    bool // hi is below the range's severe end
-}
-
 // yAxis chooses the y axis: the whole range, linear; a log scale when the
 // boundaries spread over an order of magnitude and more and the range runs
 // far beyond them; the lower part of the range, linear, when every
@@ -560,121 +538,4 @@ func (r *regions) yAxis(xs []float64) yScale {
 		return yScale{lo: lo, hi: niceCeil(1.5 * vmax), cut: true}
 	}
 	return yScale{lo: lo, hi: hi}
-}
-
-// niceFloor rounds x > 0 down to 1, 2 or 5 times a power of ten.
-func niceFloor(x float64) float64 {
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, m := range []float64{5, 2, 1} {
-		if m*p <= x {
-			return m * p
-		}
-	}
-	return p
-}
-
-// below is the value a share frac of the axis's height below its top.
-func (y yScale) below(frac float64) float64 {
-	if y.log {
-		return y.hi / math.Pow(y.hi/y.lo, frac)
-	}
-	return y.hi - frac*(y.hi-y.lo)
-}
-
-// clamp keeps a value within the axis.
-func (y yScale) clamp(v float64) float64 { return math.Max(y.lo, math.Min(y.hi, v)) }
-
-// apply sets a panel's y axis.
-func (y yScale) apply(pl *plot.Plot) {
-	if !y.log {
-		return
-	}
-	pl.Y.Scale = plot.LogScale{}
-	pl.Y.Tick.Marker = logTicks{}
-}
-
-// logTicks mark 1, 2 and 5 times the powers of ten on a log axis and label
-// the powers of ten, which never crowd one another as linear positions
-// would suggest.
-type logTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
-	for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi*1.0001; e++ {
-		for _, m := range []float64{1, 2, 5} {
-			v := m * math.Pow(10, e)
-			if v >= lo*0.9999 && v <= hi*1.0001 {
-				t := plot.Tick{Value: v}
-				if m == 1 {
-					t.Label = formatNum(v)
-				}
-				ticks = append(ticks, t)
-			}
-		}
-	}
-	return ticks
-}
-
-// columnsPlot fills each column of a regions figure with its segments.
-type columnsPlot struct {
-	xe     []float64   // column edges, in plot coordinates
-	cols   [][]segment // per column, in the key's unit
-	lo, hi float64
-}
-
-// Plot implements plot.Plotter.
-func (cp *columnsPlot) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	const overlap = 0.6 // hides antialiasing seams between columns
-	for i, segs := range cp.cols {
-		x0, x1 := trX(cp.xe[i]), trX(cp.xe[i+1])
-		if i+2 < len(cp.xe) {
-			x1 += overlap
-		}
-		if segs == nil {
-			fillRect(c, vg.Rectangle{Min: vg.Point{X: x0, Y: trY(cp.lo)}, Max: vg.Point{X: x1, Y: trY(cp.hi)}}, abortedColour())
-		}
-		for _, s := range segs {
-			if s.hi <= s.lo {
-				continue
-			}
-			y1 := trY(s.hi)
-			if s.hi < cp.hi {
-				y1 += overlap // no seam with the segment above
-			}
-			fillRect(c, vg.Rectangle{Min: vg.Point{X: x0, Y: trY(s.lo)}, Max: vg.Point{X: x1, Y: y1}}, s.fill)
-		}
-	}
-	// Thin white lines between columns: each is a search of its own.
-	ls := draw.LineStyle{Color: color.White, Width: vg.Points(1)}
-	for i := 1; i+1 < len(cp.xe); i++ {
-		x := trX(cp.xe[i])
-		c.StrokeLine2(ls, x, trY(cp.lo), x, trY(cp.hi))
-	}
-}
-
-// DataRange implements plot.DataRanger.
-func (cp *columnsPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
-	return cp.xe[0], cp.xe[len(cp.xe)-1], cp.lo, cp.hi
-}
-
-// interval is the 95% interval of one boundary estimate.
-type interval struct{ x, lo, hi float64 }
-
-// intervalsPlot draws intervals as error bars.
-type intervalsPlot struct{ bars []interval }
-
-// Plot implements plot.Plotter.
-func (b *intervalsPlot) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	for _, br := range b.bars {
-		whisker(c, trX(br.x), trY(br.lo), trY(br.hi), vg.Points(5), true)
-	}
-}
-
-// boundaryStyles are the searched boundary's line and points.
-func boundaryStyles() (draw.LineStyle, draw.GlyphStyle) {
-	return draw.LineStyle{Color: color.Black, Width: vg.Points(lineWidth)},
-		draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}
 }
