@@ -120,5 +120,8 @@ func (e *Experiment) interpret(tree map[string]any) error {
 	if err := e.readAnswer(tree["answer"]); err != nil {
 		return err
 	}
+	if err := e.readTipping(tree["tipping"]); err != nil {
+		return err
+	}
 	return e.readFindings(tree["findings"])
 }

@@ -28,6 +28,7 @@ type topLevel struct {
 	Tolerance any      `toml:"tolerance"`
 	Window    any      `toml:"window"`
 	Answer    any      `toml:"answer"`
+	Tipping   any      `toml:"tipping"`
 }
 
 // seed is the experiment seed: a whole number ≥ 0.

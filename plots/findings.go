@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -45,11 +46,16 @@ func (d *data) text(axis string, x float64) string {
 
 // spans writes sorted values of an axis as runs: "50, 63–95", "1s–4s".
 // Values are consecutive when they are neighbours on the axis.
-func (d *data) spans(axis string, xs []float64) string {
-	ax, ok := d.g.Axis(axis)
+func (d *data) spans(axis string, xs []float64) string { return Spans(d.g, axis, xs) }
+
+// Spans writes sorted values of a grid axis as runs of neighbours on the
+// axis, each as the grid writes it: "50, 63–95", "1s–4s".
+func Spans(g *sweep.Grid, axis string, xs []float64) string {
+	ax, ok := g.Axis(axis)
 	if !ok {
 		return ""
 	}
+	d := &data{g: g}
 	var all []float64
 	for _, v := range ax.Values {
 		if v.IsNum {

@@ -22,6 +22,12 @@ const maxTableRows = 40
 // section says which verdicts change; cells aborted at the memory cap are
 // listed in the notes.
 func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []model.Result, figs []plots.Figure) error {
+	return writeReport(w, r, g, results, refined, figs, nil)
+}
+
+// writeReport is WriteReport with the experiment's tipping searches, if
+// any: their answer opens the report.
+func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []model.Result, figs []plots.Figure, tip *tippingPart) error {
 	var b strings.Builder
 	title := r.Title
 	if title == "" {
@@ -53,6 +59,10 @@ func WriteReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 			b.WriteString(renderFinding(g, f, results) + "\n\n")
 		}
 	}
+	if tip != nil {
+		tip.section(&b, g)
+	}
+
 	b.WriteString("## Findings\n\n")
 	for _, p := range findings(r, g, results) {
 		b.WriteString(p + "\n\n")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/experiments/tipping"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 )
@@ -26,6 +27,9 @@ type Options struct {
 	// Refined holds every cell's result at half its tick, in cell order,
 	// when the run refined the tick (stormlab run -refine); nil otherwise.
 	Refined []model.Result
+	// Tipping holds the experiment's boundary searches, when it has any:
+	// they add tipping.csv, their figures and the report's first section.
+	Tipping *tipping.Outcome
 }
 
 // Marker names the file Write puts into every experiment folder it writes.
@@ -62,10 +66,17 @@ func Files(r *spec.Report, g *sweep.Grid, results []model.Result, opt Options) (
 			return nil, fmt.Errorf("%s: figures: %w", r.Name, err)
 		}
 	}
-	for _, f := range figs {
+	tip, err := newTippingPart(g, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Name, err)
+	}
+	if tip != nil {
+		files = append(files, File{"tipping.csv", func(w io.Writer) error { return WriteTipping(w, g, tip.o) }})
+	}
+	for _, f := range append(figs, tip.figures()...) {
 		files = append(files, File{f.Name + ".png", bytesOf(f.PNG)}, File{f.Name + ".svg", bytesOf(f.SVG)})
 	}
-	files = append(files, File{"report.md", func(w io.Writer) error { return WriteReport(w, r, g, results, opt.Refined, figs) }})
+	files = append(files, File{"report.md", func(w io.Writer) error { return writeReport(w, r, g, results, opt.Refined, figs, tip) }})
 	return files, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/experiments/tipping"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 	"github.com/stormlab/stormlab/reports"
@@ -182,19 +183,23 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		if err == nil && *f.refine {
 			half, err = simulate(ctx, stderr, e.Name+" at half the tick", refined[i], pool)
 		}
+		var tip *tipping.Outcome
+		if err == nil {
+			tip, err = searchTipping(ctx, stderr, e, pool)
+		}
 		if err != nil {
 			if written > 0 && ctx.Err() != nil {
 				reports.WriteIndex(out) // the experiments finished so far
 			}
 			return err
 		}
-		if err := writeReport(stderr, out, e, results, half, *f.figures); err != nil {
+		if err := writeReport(stderr, out, e, results, half, tip, *f.figures); err != nil {
 			return err
 		}
 		written++
 		n := reports.CountAborted(results) + reports.CountAborted(half)
 		aborted += n
-		fmt.Fprintf(stdout, "%s: %d cells in %.2fs%s%s → %s\n", e.Name, len(results), time.Since(start).Seconds(),
+		fmt.Fprintf(stdout, "%s: %d cells%s in %.2fs%s%s → %s\n", e.Name, len(results), searchedText(tip), time.Since(start).Seconds(),
 			flips(results, half), abortedText(n), filepath.Join(out, e.Name))
 	}
 	if err := reports.WriteIndex(out); err != nil {
@@ -349,6 +354,15 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if err != nil {
 			return err
 		}
+		tip, err := searchTipping(ctx, stderr, e, pool)
+		if err != nil {
+			return err
+		}
+		dt, err := reports.CompareTipping(*base, &e.Report, e.Grid, tip)
+		if err != nil {
+			return err
+		}
+		d = append(d, dt...)
 		devs = append(devs, d...)
 		n := reports.CountAborted(results)
 		aborted += n
@@ -501,9 +515,9 @@ func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.
 // writeReport prints the warnings of an experiment's results and writes
 // its folder under out; half holds the results at half the tick with
 // -refine.
-func writeReport(stderr io.Writer, out string, e *experiments.Experiment, results, half []model.Result, figures bool) error {
+func writeReport(stderr io.Writer, out string, e *experiments.Experiment, results, half []model.Result, tip *tipping.Outcome, figures bool) error {
 	warn(stderr, e.Name, e.Grid.Cells(), results)
-	if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !figures, Refined: half}); err != nil {
+	if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !figures, Refined: half, Tipping: tip}); err != nil {
 		return fmt.Errorf("%s: %w", e.Name, err)
 	}
 	return nil

@@ -96,7 +96,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	case "run":
 		return cmdRun(ctx, stdout, stderr, args[1:])
 	case "merge":
-		return cmdMerge(stdout, stderr, args[1:])
+		return cmdMerge(ctx, stdout, stderr, args[1:])
 	case "check":
 		return cmdCheck(ctx, stdout, stderr, args[1:])
 	case "validate":

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/plots"
 	"github.com/stormlab/stormlab/reports"
 )
@@ -24,10 +27,13 @@ experiment and file content, -set values, flags and stormlab build (the
 fingerprint each shard records), each shard exactly once. A problem is
 one line naming it and the folders concerned, exit 1, and nothing is
 written. The experiment file itself is not needed: each shard holds a copy.
+The boundary searches of a [tipping] section are not sharded: merge runs
+them, on -j cells at once.
 
 Examples:
   stormlab merge out/blip-phase.shard-*-of-2
   stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-2
+  stormlab merge -j 8 out/tipping-naive.shard-*-of-4
 
 Flags:
 `
@@ -35,10 +41,11 @@ Flags:
 // cmdMerge is stormlab merge: it reads and checks the shard folders, then
 // writes the experiment's folder and the index as stormlab run would.
 // Nothing is written unless every check passes.
-func cmdMerge(stdout, stderr io.Writer, args []string) error {
+func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "merge", mergeUsage)
 	out := fs.String("out", outDefault, "write the report under `DIR` ("+scratchOut+" when the shards ran with -set and -out is not given)")
 	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md)")
+	workers := fs.Int("j", runtime.NumCPU(), "run the experiment's tipping searches on up to `N` cells at once")
 	dirs, err := parse(fs, args, false)
 	if err != nil {
 		return err
@@ -99,7 +106,13 @@ func cmdMerge(stdout, stderr io.Writer, args []string) error {
 	if err := reports.CheckOut(*out, []string{e.Name}); err != nil {
 		return err
 	}
-	if err := writeReport(stderr, *out, e, results, half, *figures); err != nil {
+	// The boundary searches of [tipping] are not sharded: each is a few
+	// hundred cells in a fixed order, so merge runs them itself.
+	tip, err := searchTipping(ctx, stderr, e, sweep.Options{Workers: *workers})
+	if err != nil {
+		return err
+	}
+	if err := writeReport(stderr, *out, e, results, half, tip, *figures); err != nil {
 		return err
 	}
 	if err := reports.WriteIndex(*out); err != nil {

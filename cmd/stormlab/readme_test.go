@@ -23,6 +23,7 @@ func TestREADMEReference(t *testing.T) {
 	for _, s := range []struct{ marker, body string }{
 		{"keys", reports.KeysMarkdown()},
 		{"columns", reports.ColumnsMarkdown()},
+		{"tipping-columns", reports.TippingColumnsMarkdown()},
 	} {
 		open := "<!-- " + s.marker + ":"
 		i := strings.Index(text, open)

@@ -31,6 +31,8 @@ type Report struct {
 	// may move from its baseline; columns it does not name get the
 	// default tolerance.
 	Tolerance map[string]Tolerance
+	// Tipping are the boundary searches run beside the grid.
+	Tipping []Tipping
 }
 
 // ValidName reports whether s can name a file or folder of a report:

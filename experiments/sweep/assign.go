@@ -228,13 +228,20 @@ func defaultElem(t reflect.Type) reflect.Value {
 // IsDuration checks that path names one scenario key (an index or "*" for
 // a list entry) and reports whether that key is a duration.
 func IsDuration(path string) (bool, error) {
+	t, err := typeAt(path)
+	return t == durationType, err
+}
+
+// typeAt checks that path names one scenario key (an index or "*" for a
+// list entry) and returns the key's type.
+func typeAt(path string) (reflect.Type, error) {
 	t := reflect.TypeFor[model.Scenario]()
 	segs := strings.Split(path, ".")
 	for i, s := range segs {
 		switch t.Kind() {
 		case reflect.Slice:
 			if _, err := strconv.Atoi(s); err != nil && s != "*" {
-				return false, fmt.Errorf("%s is a list; name an entry by its index", strings.Join(segs[:i], "."))
+				return nil, fmt.Errorf("%s is a list; name an entry by its index", strings.Join(segs[:i], "."))
 			}
 			t = t.Elem()
 			continue
@@ -242,15 +249,15 @@ func IsDuration(path string) (bool, error) {
 			if t != durationType {
 				f, ok := structField(t, s)
 				if !ok {
-					return false, fmt.Errorf("unknown key %q%s; %s", strings.Join(segs[:i+1], "."), DidYouMean(s, fieldKeys(t)), allowedKeys(t, strings.Join(segs[:i], ".")))
+					return nil, fmt.Errorf("unknown key %q%s; %s", strings.Join(segs[:i+1], "."), DidYouMean(s, fieldKeys(t)), allowedKeys(t, strings.Join(segs[:i], ".")))
 				}
 				t = f.Type
 				continue
 			}
 		}
-		return false, fmt.Errorf("%s is a single value and has no key %q", strings.Join(segs[:i], "."), s)
+		return nil, fmt.Errorf("%s is a single value and has no key %q", strings.Join(segs[:i], "."), s)
 	}
-	return t == durationType, nil
+	return t, nil
 }
 
 func structField(t reflect.Type, key string) (reflect.StructField, bool) {

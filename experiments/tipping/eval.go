@@ -1,0 +1,64 @@
+package tipping
+
+import (
+	"math"
+
+	"github.com/stormlab/stormlab/model"
+)
+
+// Eval is one point a search ran: its cell's verdict, counted over the
+// cell's replicates.
+type Eval struct {
+	Index  int     // position on the line, 0 at the mild end; −1 for the run without a fault
+	Value  float64 // the key's value, in its unit (seconds for a duration)
+	Text   string  // as the grid writes it: "2s", "70"
+	Runs   int     // replicates
+	Tipped int     // replicates that did not recover
+	// Lo and Hi bound the share of replicates that tip: the Wilson 95%
+	// interval of the cell's result.
+	Lo, Hi    float64
+	CollapseS float64 // mean seconds from the start until first unhealthy; NaN when never
+	Aborted   string  // the cell was stopped at the memory cap: why
+	exact     bool    // the engine is deterministic: the verdict is certain
+}
+
+// newEval reads a point's verdict from its cell's result.
+func newEval(index int, value float64, text string, r *model.Result, exact bool) Eval {
+	e := Eval{Index: index, Value: value, Text: text, Runs: r.Replicates, exact: exact,
+		CollapseS: r.CollapseS, Aborted: r.Aborted}
+	if r.Aborted != "" {
+		e.Lo, e.Hi = math.NaN(), math.NaN()
+		return e
+	}
+	recovered := int(math.Round(r.RecoveredShare * float64(r.Replicates)))
+	e.Tipped = r.Replicates - recovered
+	e.Lo, e.Hi = 1-r.Spread.ShareHi, 1-r.Spread.ShareLo
+	return e
+}
+
+// Share is the share of replicates that tip.
+func (e *Eval) Share() float64 { return float64(e.Tipped) / float64(e.Runs) }
+
+// Tips is the point's verdict: at least half of its replicates do not
+// recover.
+func (e *Eval) Tips() bool { return 2*e.Tipped >= e.Runs }
+
+// SureTips reports whether the point tips beyond doubt: always for a
+// deterministic engine, else when the Wilson interval of the share that
+// tips lies wholly above one half.
+func (e *Eval) SureTips() bool {
+	if e.exact {
+		return e.Tips()
+	}
+	return e.Lo > 0.5
+}
+
+// SureRecovers reports whether the point recovers beyond doubt: always for
+// a deterministic engine, else when the Wilson interval of the share that
+// tips lies wholly below one half.
+func (e *Eval) SureRecovers() bool {
+	if e.exact {
+		return !e.Tips()
+	}
+	return e.Hi < 0.5
+}
