@@ -33,7 +33,6 @@ them, on -j cells at once.
 Examples:
   stormlab merge out/blip-phase.shard-*-of-2
   stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-2
-  stormlab merge -j 8 out/tipping-naive.shard-*-of-4
 
 Flags:
 `

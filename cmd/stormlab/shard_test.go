@@ -147,7 +147,7 @@ func sameTree(t *testing.T, want, got string) {
 // and SVG, the marker and the index. blip-phase is the queue engine's
 // 11,224 cells; server-60, shrunk by -set, is the stochastic engine with
 // replicates, a series and bars with their spread; blip-30s runs with
-// -refine.
+// -refine; tipping-naive has boundary searches, which merge runs itself.
 func TestShardsMergeToTheSingleRun(t *testing.T) {
 	bin := buildStormlab(t)
 	for _, c := range []struct {
@@ -159,6 +159,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 		{"blip-phase", 3, []string{"experiments/blip-phase.toml"}, "reports"},
 		{"server-60", 3, []string{"-set", "scenario.replicates=4", "-set", "scenario.duration=1m", "experiments/server-60.toml"}, "out"},
 		{"blip-30s", 2, []string{"-refine", "experiments/blip-30s.toml"}, "reports"},
+		{"tipping-naive", 2, []string{"experiments/tipping-naive.toml"}, "reports"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			single, split := workspace(t), workspace(t)
