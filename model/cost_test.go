@@ -45,9 +45,10 @@ func shorter(s Scenario, d time.Duration) Scenario {
 	return s
 }
 
-// TestTickWarnings: timeouts, waits and latency of under three ticks are
-// named; longer ones are not.
-func TestTickWarnings(t *testing.T) {
+// TestWarnings: timeouts, waits and latency of under three ticks are
+// named, and so is a jitter step coarser than half the backoff's base;
+// longer spans and finer steps are not.
+func TestWarnings(t *testing.T) {
 	sc := Default()
 	sc.Engine = "stochastic"
 	sc.Tick = ms(100)
@@ -58,8 +59,24 @@ func TestTickWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := strings.Join(p.TickWarnings(), "\n")
-	if !strings.Contains(w, "timeout is 2.5 ticks") || !strings.Contains(w, "backoff base is 0.5 ticks") || strings.Contains(w, "latency") {
+	w := strings.Join(p.Warnings(), "\n")
+	if !strings.Contains(w, "timeout is 2.5 ticks") || !strings.Contains(w, "backoff base is 0.5 ticks") || strings.Contains(w, "latency") || strings.Contains(w, "jitter_step") {
 		t.Errorf("warnings:\n%s", w)
+	}
+	for _, c := range []struct {
+		step Duration
+		warn bool
+	}{{ms(500), false}, {ms(501), true}, {ms(1000), true}} {
+		sc := Default()
+		sc.Engine = "stochastic"
+		sc.Layer[0].Backoff = Backoff{Kind: "exponential", Base: Duration(time.Second), Factor: 2, Jitter: "full", JitterStep: c.step}
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := strings.Join(p.Warnings(), "\n")
+		if strings.Contains(w, "jitter_step") != c.warn {
+			t.Errorf("jitter_step %v on a 1s base: warnings %q", c.step, w)
+		}
 	}
 }

@@ -405,7 +405,8 @@ running it, and estimates what running it takes: its cells, the ticks they
 simulate, and the live state of its worst cell at the height of a storm (an
 estimate from above, to hold against -max-memory). It names every span
 shorter than a few ticks, where a verdict may hang on the tick (stormlab
-run -refine shows whether it does).
+run -refine shows whether it does), and every jitter_step coarser than
+half its backoff base, beyond which that approximation is untested.
 
 Example:
   stormlab validate experiments/*.toml
@@ -437,7 +438,7 @@ func cmdValidate(stdout, stderr io.Writer, args []string) error {
 			if cost.State > worst {
 				worst, worstCell = cost.State, c.Label()
 			}
-			for _, w := range c.Plan.TickWarnings() {
+			for _, w := range c.Plan.Warnings() {
 				if seen[w] == 0 {
 					warnings = append(warnings, w)
 				}
