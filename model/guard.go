@@ -85,7 +85,7 @@ func trimZero(s string) string {
 // Sizes of the live state's parts, for the memory cap.
 const (
 	groupBytes  = 104 // a group, and its place in the free list
-	eventBytes  = 56  // a scheduled event
+	eventBytes  = 40  // a scheduled event
 	entryBytes  = 16  // a queued entry, a cohort
 	seriesBytes = 120 // a row of a series
 )

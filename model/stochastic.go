@@ -202,7 +202,7 @@ func (s *stoch) step(t int64) {
 	s.srv.work(t, sg, sl.lists[phService])
 	// 4. hedges and deadlines
 	for i := 0; i < len(sl.lists[phTimeout]); i++ {
-		ev := sl.lists[phTimeout][i]
+		ev := &sl.lists[phTimeout][i]
 		if ev.kind == evHedge {
 			s.hedgeNow(ev.g)
 		} else {
@@ -408,7 +408,8 @@ func (s *stoch) flaky(n int64) int64 {
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.g
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.retry, ev.afterTimeout, ev.flaky, ev.dl, ev.n)
+		f := ev.start
+		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), ev.dl, ev.n)
 	}
 	if parent != nil {
 		s.gs.release(parent)
@@ -495,7 +496,7 @@ func (s *stoch) launch(g *group) {
 				s.schedule(s.now+x.d, phStart, event{kind: evArrive, g: g, n: x.n})
 			default:
 				s.schedule(s.now+x.d, phStart, event{kind: evStart, g: g, layer: layer + 1, attempt: 1,
-					client: g.client, retry: g.retry, flaky: g.flaky, dl: g.reqDL, n: x.n})
+					client: g.client, start: flagsOf(g.retry, g.flaky, false), dl: g.reqDL, n: x.n})
 			}
 		}
 	}
@@ -756,16 +757,17 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 			continue // due after the run: still pending when it ends
 		}
 		wait := int32(min(x.d, math.MaxInt32))
+		flags := flagsOf(true, g.flaky, timeout && s.budgets.timeouts)
 		if !s.p.Single {
 			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.g == g.parent &&
 				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait &&
-				e.afterTimeout == (timeout && s.budgets.timeouts) && e.flaky == g.flaky && e.dl == g.reqDL {
+				e.start == flags && e.dl == g.reqDL {
 				e.n += x.n
 				continue
 			}
 		}
 		s.schedule(due, phStart, event{kind: evStart, g: g.parent, layer: g.layer, attempt: g.attempt + 1,
-			client: g.client, wait: wait, retry: true, afterTimeout: timeout && s.budgets.timeouts, flaky: g.flaky, dl: g.reqDL, n: x.n})
+			client: g.client, wait: wait, start: flags, dl: g.reqDL, n: x.n})
 	}
 }
 

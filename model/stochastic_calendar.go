@@ -31,18 +31,43 @@ const (
 type event struct {
 	g       *group
 	n       int64
+	dl      int64 // evStart: the request's deadline (never: none)
 	client  int32
 	attempt int32
 	wait    int32
 	layer   int8
 	kind    evKind
 	out     outcome // evAnswer
-	retry   bool
-	flaky   bool  // evStart: of a flaky request
-	dl      int64 // evStart: the request's deadline (never: none)
-	// afterTimeout: evStart of a retry after a timeout.
-	afterTimeout bool
+	start   startFlags
 }
+
+// startFlags say what kind of try an evStart starts, as bits so that an
+// event stays 40 bytes: the calendar copies every one of them.
+type startFlags uint8
+
+const (
+	startRetry        startFlags = 1 << iota // a retry somewhere on the way from the user request
+	startFlaky                               // of a flaky request
+	startAfterTimeout                        // a retry after a timeout
+)
+
+// flagsOf packs an evStart's kind of try.
+func flagsOf(retry, flaky, afterTimeout bool) startFlags {
+	var f startFlags
+	if retry {
+		f |= startRetry
+	}
+	if flaky {
+		f |= startFlaky
+	}
+	if afterTimeout {
+		f |= startAfterTimeout
+	}
+	return f
+}
+
+// has reports whether every bit of x is set.
+func (f startFlags) has(x startFlags) bool { return f&x == x }
 
 type calSlot struct{ lists [3][]event }
 
