@@ -109,6 +109,7 @@ type calendar struct {
 	seq  uint64
 	tmp  []farEvent
 	n    int64 // events scheduled and not yet run
+	pool eventPool
 }
 
 func newCalendar(horizon int64) calendar {
@@ -133,6 +134,14 @@ func (c *calendar) add(now, at int64, ph uint8, ev event) {
 	if at-now < int64(len(c.ring)) {
 		i := at & c.mask
 		l := &c.ring[i].lists[ph]
+		if len(*l) == cap(*l) && len(*l) >= pooledMin/2 {
+			// A spare buffer instead of a new one. The old one is left to
+			// the collector, never pooled: the tick being run may still
+			// point into it.
+			if b := c.pool.get(2 * len(*l)); b != nil {
+				*l = append(b, *l...)
+			}
+		}
 		*l = append(*l, ev)
 		c.busy[i>>6] |= 1 << (i & 63)
 		return
@@ -201,9 +210,15 @@ func (c *calendar) clear(t int64) {
 	i := t & c.mask
 	s := &c.ring[i]
 	for ph := range s.lists {
-		c.n -= int64(len(s.lists[ph]))
-		clear(s.lists[ph]) // drop pointers for the collector
-		s.lists[ph] = s.lists[ph][:0]
+		l := s.lists[ph]
+		c.n -= int64(len(l))
+		clear(l) // drop pointers for the collector
+		if cap(l) >= pooledMin {
+			c.pool.put(l, c.n)
+			s.lists[ph] = nil
+		} else {
+			s.lists[ph] = l[:0]
+		}
 	}
 	c.busy[i>>6] &^= 1 << (i & 63)
 }
