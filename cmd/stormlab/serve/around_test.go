@@ -88,7 +88,8 @@ func TestJudge(t *testing.T) {
 		faulted bool
 		want    status
 	}{
-		{rowCounts{ok: true}, true, healthy},
+		{rowCounts{req: 40, cap: 60, ok: true}, true, healthy},
+		{rowCounts{req: 27, cap: 0, ok: true}, true, overloaded},
 		{rowCounts{req: 40, ok: false, succ: 0, cap: 0}, true, overloaded},
 		{rowCounts{req: 70, ok: false, succ: 50, cap: 60}, false, overloaded},
 		{rowCounts{req: 40, ok: false, succ: 59, cap: 60}, false, recovering},

@@ -65,7 +65,9 @@ func BenchmarkStream(b *testing.B) {
 			b.Fatal(err)
 		}
 		max := fastest
-		r.control(&max, nil)
+		if err := r.control(&max, nil, nil); err != nil {
+			b.Fatal(err)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		w := &discard{h: http.Header{}}
 		w.at = func(rows int, event string) {

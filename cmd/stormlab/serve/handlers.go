@@ -107,10 +107,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, run *run) {
 	}
 }
 
-// controlRequest sets the speed, or pauses and resumes.
+// controlRequest sets the speed, pauses and resumes, or sets the second
+// to pause at.
 type controlRequest struct {
-	Speed  *speed `json:"speed"`
-	Paused *bool  `json:"paused"`
+	Speed   *speed   `json:"speed"`
+	Paused  *bool    `json:"paused"`
+	PauseAt *float64 `json:"pause_at"`
 }
 
 func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, run *run) {
@@ -123,7 +125,10 @@ func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, run *run) {
 		fail(w, badInput("speed %q is not one of 1, 10, max", clip(string(*c.Speed), 20)))
 		return
 	}
-	run.control(c.Speed, c.Paused)
+	if err := run.control(c.Speed, c.Paused, c.PauseAt); err != nil {
+		fail(w, err)
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 

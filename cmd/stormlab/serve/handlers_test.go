@@ -57,6 +57,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown fault kind", "POST", api + "/fault", map[string]any{"kind": "meteor", "length": "3s"}, 400, `scenario.fault.0.kind: "meteor" is not allowed`},
 		{"unknown fault key", "POST", api + "/fault", map[string]any{"kind": "outage", "lenght": "3s"}, 400, `fault: fault.0.lenght: unknown key (did you mean "length"?)`},
 		{"bad speed", "POST", api + "/control", map[string]any{"speed": "warp"}, 400, `speed "warp" is not one of 1, 10, max`},
+		{"pause in the past", "POST", api + "/control", map[string]any{"pause_at": -5}, 400, "pause_at: the run is at 0s and may last 15m; give a second in between, got -5"},
+		{"pause after the end", "POST", api + "/control", map[string]any{"pause_at": 1e9}, 400, "pause_at: the run is at 0s"},
 		{"bad reset", "POST", api + "/reset", map[string]any{"experiment": "../etc"}, 400, "unknown experiment"},
 		{"nothing to export", "GET", api + "/export.toml", nil, 400, "nothing has run yet"},
 		{"unknown run", "POST", "/api/runs/0123/fault", map[string]any{"kind": "outage", "length": "1s"}, 404, "no such run"},

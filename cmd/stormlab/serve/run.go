@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -57,6 +58,7 @@ type run struct {
 	policy   string // the experiment's policy the run follows now; "" after a change by hand
 	speed    speed
 	paused   bool
+	pauseAt  int    // pause when this many rows are streamed (0: not set)
 	ended    string // why the run cannot go on; "" while it can
 	pending  []event
 	attached int       // streams feeding a page
@@ -236,11 +238,18 @@ func (r *run) stream(ctx context.Context, out *sse) error {
 				if r.speed == fastest {
 					n = min(r.srv.batch, len(r.ahead))
 				}
+				if r.pauseAt > len(r.sent) {
+					n = min(n, r.pauseAt-len(r.sent))
+				}
 				from := len(r.sent)
 				r.sent = append(r.sent, r.ahead[:n]...)
 				r.ahead = r.ahead[n:]
 				batch = rowsOf(r.sent, from, r.tl.step, r.tl.faultRows())
 				next = next.Add(every)
+				if len(r.sent) == r.pauseAt {
+					r.paused, r.pauseAt = true, 0
+					evs = append(evs, event{"state", r.stateLocked(false)})
+				}
 			}
 			wait, timed = time.Until(next), true
 		}
@@ -299,6 +308,7 @@ type stateView struct {
 	T          float64        `json:"t"`           // seconds streamed: where the run is
 	Speed      speed          `json:"speed"`       //
 	Paused     bool           `json:"paused"`      //
+	PauseAt    float64        `json:"pause_at"`    // seconds it pauses at; 0 = none
 	Ended      string         `json:"ended"`       // why it cannot go on
 	Markers    []marker       `json:"markers"`     // its interventions
 	Faults     [][2]float64   `json:"faults"`      // the windows of the faults added, seconds
@@ -321,7 +331,7 @@ func (r *run) stateLocked(full bool) stateView {
 	v := stateView{ID: r.id, Experiment: tl.from.Exp.Name, Title: tl.from.Exp.Title, File: tl.from.File,
 		Policy: tl.setup.Policy, PolicyNow: r.policy, Policies: policyNames(tl.from), Seed: tl.seed,
 		Layers: len(tl.base.Layer), Engine: tl.base.Engine, Step: tl.step,
-		Cap: tl.at(r.capRows()).Seconds(), T: tl.at(len(r.sent)).Seconds(), Speed: r.speed, Paused: r.paused, Ended: r.ended,
+		Cap: tl.at(r.capRows()).Seconds(), T: tl.at(len(r.sent)).Seconds(), Speed: r.speed, Paused: r.paused, Ended: r.ended, PauseAt: tl.at(r.pauseAt).Seconds(),
 		Faults: tl.faultRows(), Full: full}
 	for _, st := range tl.steps {
 		k := "change"
@@ -392,10 +402,22 @@ func (r *run) currentLocked() (*experiments.Experiment, model.Scenario, error) {
 	return e, r.tl.now(e), nil
 }
 
-// control sets the speed and pauses or resumes.
-func (r *run) control(s *speed, paused *bool) {
+// control sets the speed, pauses or resumes, and sets the second to
+// pause at (a breakpoint: 0 clears it).
+func (r *run) control(s *speed, paused *bool, pauseAt *float64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if pauseAt != nil {
+		at := int(math.Round(*pauseAt / r.tl.step))
+		switch {
+		case *pauseAt == 0:
+			at = 0
+		case !(*pauseAt > 0) || at <= len(r.sent) || at > r.capRows():
+			return badInput("pause_at: the run is at %v and may last %v; give a second in between, got %v",
+				r.tl.at(len(r.sent)), r.tl.at(r.capRows()), *pauseAt)
+		}
+		r.pauseAt = at
+	}
 	if s != nil {
 		r.speed = *s
 	}
@@ -403,6 +425,7 @@ func (r *run) control(s *speed, paused *bool) {
 		r.paused = *paused
 	}
 	r.pushLocked(event{"state", r.stateLocked(false)})
+	return nil
 }
 
 // reset starts the run again from its start, with a new setup.
@@ -410,7 +433,7 @@ func (r *run) reset(tl *live) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopAroundLocked()
-	r.tl, r.sent, r.ahead, r.ended, r.policy = tl, nil, nil, "", tl.setup.Policy
+	r.tl, r.sent, r.ahead, r.ended, r.policy, r.pauseAt = tl, nil, nil, "", tl.setup.Policy, 0
 	r.version++
 	r.pushLocked(event{"state", r.stateLocked(true)})
 }

@@ -10,9 +10,9 @@ const (
 	// healthy: the health rule held (the experiment's own rule: the queue
 	// within capacity × timeout, or goodput within its share).
 	healthy status = "healthy"
-	// overloaded: unhealthy while something pushes the system past what
-	// it can do: a fault during the row, or more new requests than its
-	// capacity.
+	// overloaded: more new requests than the dependency can serve (an
+	// outage, a degradation, a spike, or a load above capacity), or
+	// unhealthy during a fault.
 	overloaded status = "overloaded"
 	// recovering: unhealthy with nothing pushing, and answering at least
 	// the new demand with successes, so the backlog drains.
@@ -24,12 +24,16 @@ const (
 )
 
 // judge says what row r of a run was: step is the row's span in seconds,
-// faulted tells whether a fault touched it.
+// faulted tells whether a fault touched it. A row with more new requests
+// than the dependency could serve (an outage, a degradation, a spike, or a
+// load above capacity) is overloaded whatever the health rule says of it.
 func judge(r *model.SeriesRow, step float64, faulted bool) status {
 	switch {
+	case r.Requests > r.Capacity*step:
+		return overloaded
 	case !r.Unhealthy:
 		return healthy
-	case faulted || r.Requests > r.Capacity*step:
+	case faulted:
 		return overloaded
 	case r.Successes >= r.Requests:
 		return recovering

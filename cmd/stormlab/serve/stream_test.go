@@ -12,39 +12,11 @@ import (
 	"github.com/stormlab/stormlab/reports"
 )
 
-// markerAt is the row of the last marker of a state event whose label is
-// label.
-func markerAt(t *testing.T, s *stream, have []row, label string) ([]row, int) {
-	t.Helper()
-	for {
-		name, data := s.next(t)
-		switch name {
-		case "rows":
-			var rs []row
-			if err := json.Unmarshal(data, &rs); err != nil {
-				t.Fatal(err)
-			}
-			have = append(have, rs...)
-		case "state":
-			var st stateView
-			if err := json.Unmarshal(data, &st); err != nil {
-				t.Fatal(err)
-			}
-			for i := len(st.Markers) - 1; i >= 0; i-- {
-				if st.Markers[i].Label == label {
-					return have, int(st.Markers[i].T / st.Step)
-				}
-			}
-		case "problem", "end":
-			t.Fatalf("%s: %s", name, data)
-		}
-	}
-}
-
 // TestLiveRun streams the FIG. 1 server at full speed through the HTTP
-// handlers: a 1 s outage it recovers from, a 3 s outage that leaves it
-// metastable after capacity returns, then a switch to the token-bucket
-// budget that brings it back within a few seconds. The rows streamed are
+// handlers, pausing at given seconds to intervene there: a 1 s outage at
+// 10 s it recovers from, a 3 s outage at 25 s that leaves it metastable
+// after capacity returns, then a switch to the token-bucket budget at 43 s
+// that brings it back within a few seconds. The rows streamed are
 // the series of the exported file run as stormlab run runs it, and the
 // CSV export is that series.csv.
 func TestLiveRun(t *testing.T) {
@@ -60,59 +32,63 @@ func TestLiveRun(t *testing.T) {
 			t.Fatalf("POST %s: %d %s", path, code, text)
 		}
 	}
-	post("/control", map[string]any{"speed": "max"})
-	rows, _ := s.rowsUntil(t, nil, 10)
-
+	// runTo streams until the run pauses at second at.
+	runTo := func(rows []row, at int) []row {
+		t.Helper()
+		post("/control", map[string]any{"speed": "max", "pause_at": at, "paused": false})
+		paused := false
+		for !paused || len(rows) < at {
+			name, data := s.next(t)
+			switch name {
+			case "rows":
+				var rs []row
+				if err := json.Unmarshal(data, &rs); err != nil {
+					t.Fatal(err)
+				}
+				rows = append(rows, rs...)
+			case "state":
+				var st stateView
+				if err := json.Unmarshal(data, &st); err != nil {
+					t.Fatal(err)
+				}
+				paused = st.Paused && st.T == float64(at)
+			case "problem", "end":
+				t.Fatalf("%s: %s", name, data)
+			}
+		}
+		if len(rows) != at {
+			t.Fatalf("paused at %ds with %d rows", at, len(rows))
+		}
+		return rows
+	}
+	const t1, t3, tb, end = 10, 25, 43, 60
+	rows := runTo(nil, t1)
 	post("/fault", map[string]any{"kind": "outage", "length": "1s"})
-	rows, t1 := markerAt(t, s, rows, "outage 1s")
-	rows, _ = s.rowsUntil(t, rows, t1+20)
+	rows = runTo(rows, t3)
 	if st := rows[t1].Status; st != overloaded {
 		t.Errorf("during the 1 s outage at %ds the status is %s, want overloaded", t1, st)
 	}
-	for _, r := range rows[t1+8 : t1+20] {
+	for _, r := range rows[t1+5 : t3] {
 		if r.Status != healthy {
-			t.Errorf("at %gs, 8 s after a 1 s outage, the status is %s, want healthy", r.T, r.Status)
+			t.Errorf("at %gs, after a 1 s outage, the status is %s, want healthy", r.T, r.Status)
 		}
 	}
 
 	post("/fault", map[string]any{"kind": "outage", "length": 3})
-	rows, t3 := markerAt(t, s, rows, "outage 3s")
-	back := t3 + 3
-	rows, _ = s.rowsUntil(t, rows, back+15)
-	for _, r := range rows[back+2 : back+15] {
+	rows = runTo(rows, tb)
+	for _, r := range rows[t3+5 : tb] {
 		if r.Status != metastable {
-			t.Errorf("at %gs, %gs after capacity returned from a 3 s outage, the status is %s, want metastable", r.T, r.T-float64(back), r.Status)
+			t.Errorf("at %gs, %gs after capacity returned from a 3 s outage, the status is %s, want metastable", r.T, r.T-float64(t3+3), r.Status)
 		}
 	}
 
 	post("/change", map[string]any{"policy": "token-bucket budget"})
-	rows, tb := markerAt(t, s, rows, "→ token-bucket budget")
-	rows, _ = s.rowsUntil(t, rows, tb+20)
-	for _, r := range rows[tb+5 : tb+20] {
+	rows = runTo(rows, end)
+	for _, r := range rows[tb+5 : end] {
 		if r.Status != healthy {
 			t.Errorf("at %gs, %gs after the switch to the budget, the status is %s, want healthy", r.T, r.T-float64(tb), r.Status)
 		}
 	}
-
-	// Pause, and read every row sent before the pause.
-	post("/control", map[string]any{"paused": true})
-	var paused stateView
-	for {
-		name, data := s.next(t)
-		if name == "rows" {
-			var rs []row
-			_ = json.Unmarshal(data, &rs)
-			rows = append(rows, rs...)
-			continue
-		}
-		if name == "state" {
-			_ = json.Unmarshal(data, &paused)
-			if paused.Paused {
-				break
-			}
-		}
-	}
-	rows, _ = s.rowsUntil(t, rows, int(paused.T))
 
 	code, src := call(t, "GET", api+"/export.toml", nil)
 	if code != http.StatusOK {

@@ -122,6 +122,7 @@ function onState(st) {
   for (const b of document.querySelectorAll('.speed')) b.classList.toggle('on', b.dataset.speed === st.speed);
   $('pause').textContent = st.paused ? 'resume' : 'pause';
   $('pause').classList.toggle('on', st.paused);
+  $('pause-at').classList.toggle('on', st.pause_at > 0);
   const exp = experiment(st.experiment);
   $('question').textContent = exp ? exp.question : '';
   $('run-info').textContent = st.ended ||
@@ -618,6 +619,7 @@ async function init() {
     b.addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { speed: b.dataset.speed })));
   }
   $('pause').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { paused: !(S.state && S.state.paused) })));
+  $('pause-at').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { pause_at: num('pause-at-s'), paused: false })));
   $('reset').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/reset`, {})));
 
   for (const b of document.querySelectorAll('[data-fault]')) {
