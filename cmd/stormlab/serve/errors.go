@@ -33,6 +33,11 @@ type busyError struct{ msg string }
 
 func (e *busyError) Error() string { return e.msg }
 
+// forbiddenError is a request from a page of another site: HTTP 403.
+type forbiddenError struct{ msg string }
+
+func (e *forbiddenError) Error() string { return e.msg }
+
 // goneError is a run that does not exist (any more): HTTP 404.
 type goneError struct{ msg string }
 
@@ -40,12 +45,14 @@ func (e *goneError) Error() string { return e.msg }
 
 // httpStatus is the status code of an error: 400 for bad input, which is
 // also everything the experiments loader refuses, with its one-line
-// message; 404 for a run that has ended; 503 when the server is full.
+// message; 403 for a page of another site; 404 for a run that has ended;
+// 503 when the server is full.
 func httpStatus(err error) int {
 	var ie *inputError
 	var le *experiments.Error
 	var be *busyError
 	var ge *goneError
+	var fe *forbiddenError
 	switch {
 	case errors.As(err, &ie), errors.As(err, &le):
 		return http.StatusBadRequest
@@ -53,6 +60,8 @@ func httpStatus(err error) int {
 		return http.StatusServiceUnavailable
 	case errors.As(err, &ge):
 		return http.StatusNotFound
+	case errors.As(err, &fe):
+		return http.StatusForbidden
 	}
 	return http.StatusInternalServerError
 }

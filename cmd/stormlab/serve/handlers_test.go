@@ -146,7 +146,8 @@ func TestAssetsOnly(t *testing.T) {
 }
 
 // TestLoopbackOnly: with Loopback set, a request naming another host (a
-// rebound name) is refused.
+// rebound name) is refused, and so is a request from a page of another
+// site.
 func TestLoopbackOnly(t *testing.T) {
 	_, hs := testServer(t, Options{Loopback: true})
 	req, _ := http.NewRequest("GET", hs.URL+"/api/experiments", nil)
@@ -159,8 +160,20 @@ func TestLoopbackOnly(t *testing.T) {
 	if res.StatusCode != 400 {
 		t.Errorf("Host attacker.example: %d, want 400", res.StatusCode)
 	}
+	req.Host = ""
+	req.Header.Set("Origin", "http://attacker.example")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 403 {
+		t.Errorf("Origin attacker.example: %d, want 403", res.StatusCode)
+	}
+	req.Header.Set("Origin", hs.URL)
 	for _, h := range []string{"localhost:8080", "127.0.0.1:1", "[::1]:80"} {
 		req.Host = h
+		req.Header.Set("Origin", "http://"+h)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

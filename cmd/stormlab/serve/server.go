@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -98,18 +99,28 @@ func New(opt Options) (*Server, error) {
 // Experiments names the experiments offered, in the order given.
 func (s *Server) Experiments() []string { return append([]string(nil), s.cat.names...) }
 
-// Handler serves the page, its assets and its API.
+// Handler serves the page, its assets and its API. A request a page of
+// another site makes (its Origin is not this server) is refused, and with
+// Options.Loopback so is one addressed to a name that is not this machine.
 func (s *Server) Handler() http.Handler {
-	if !s.opt.Loopback {
-		return s.mux
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopbackHost(r.Host) {
+		if s.opt.Loopback && !loopbackHost(r.Host) {
 			fail(w, badInput("host %q is not this machine; open the page at the address stormlab serve printed", clip(r.Host, 80)))
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r.Host) {
+			fail(w, &forbiddenError{"a page of another site (" + clip(o, 80) + ") cannot drive this server"})
 			return
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// sameOrigin reports whether an Origin header names the host a request
+// was sent to.
+func sameOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && strings.EqualFold(u.Host, host)
 }
 
 // loopbackHost reports whether a Host header names this machine.

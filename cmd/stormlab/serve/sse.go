@@ -37,6 +37,15 @@ func (s *sse) send(e event) error {
 	return s.rc.Flush()
 }
 
+// ping writes a comment, which the page ignores.
+func (s *sse) ping() error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	if _, err := fmt.Fprint(s.w, ": ping\n\n"); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
 // event is one message to a page.
 type event struct {
 	Name string // state, rows, end, around, problem
