@@ -34,15 +34,17 @@ type aroundSpec struct {
 	warm  model.Duration
 }
 
-// newAroundSpec lays the diagram out around the load and the outage of the
-// point: loads from half to one and a half times the point's (up to the
-// capacity when there is no load), outages up to twice the point's and at
-// least 5 s.
-func newAroundSpec(now model.Scenario, seed uint64, blip float64) *aroundSpec {
-	a := &aroundSpec{base: sweep.Clone(now), seed: seed, load: now.Load, blip: blip}
+// newAroundSpec lays the diagram out around the point: the scenario in
+// force, its load now (load: a load shape's value at the moment), and the
+// last outage's length (blip, seconds). Loads go from half to one and a
+// half times the point's (up to the capacity when there is no load),
+// outages up to twice the point's and at least 5 s, in whole ticks.
+func newAroundSpec(now model.Scenario, seed uint64, load, blip float64) *aroundSpec {
+	a := &aroundSpec{base: sweep.Clone(now), seed: seed, load: load, blip: blip}
 	a.base.Change, a.base.Fault, a.base.Replicates, a.base.Shape = nil, nil, 1, nil
-	lo, hi := 0.5*now.Load, 1.5*now.Load
-	if now.Load <= 0 {
+	a.base.Load = load
+	lo, hi := 0.5*load, 1.5*load
+	if load <= 0 {
 		lo, hi = 0.1*now.Dependency.Capacity, now.Dependency.Capacity
 	}
 	if hi <= lo {
@@ -51,15 +53,28 @@ func newAroundSpec(now model.Scenario, seed uint64, blip float64) *aroundSpec {
 	for i := range aroundLoads {
 		a.loads = append(a.loads, roundTo(lo+(hi-lo)*float64(i)/(aroundLoads-1), 3))
 	}
-	top := niceUp(math.Max(5, 2*blip))
+	tick := now.Tick
+	step := wholeTicks(model.Seconds(niceUp(math.Max(5, 2*blip))/aroundBlips), tick)
 	for i := range aroundBlips {
-		a.blips = append(a.blips, top*float64(i+1)/aroundBlips)
+		a.blips = append(a.blips, (step * model.Duration(i+1)).Seconds())
 	}
-	a.warm = model.Seconds(10)
-	settle := model.Seconds(30)
-	a.base.Duration = a.warm + model.Seconds(top) + settle
-	a.base.Fault = []model.Fault{{Kind: "outage", Start: a.warm, Length: model.Seconds(a.blips[0]), Factor: 1}}
+	a.warm = wholeTicks(model.Seconds(10), tick)
+	// Watched for 30 s after the longest outage, or three times its
+	// length: a backlog that drains slower is still called unrecovered
+	// (the sentence says when a deterministic run is only draining).
+	top := step * aroundBlips
+	a.base.Duration = a.warm + top + wholeTicks(max(model.Seconds(30), 3*top), tick)
+	a.base.Fault = []model.Fault{{Kind: "outage", Start: a.warm, Length: step, Factor: 1}}
 	return a
+}
+
+// wholeTicks rounds d up to a whole number of ticks, at least one: the
+// queue engine takes no other span.
+func wholeTicks(d, tick model.Duration) model.Duration {
+	if tick <= 0 {
+		return d
+	}
+	return max(1, (d+tick-1)/tick) * tick
 }
 
 // grid is the diagram's cells: load slowest, then outage length.
@@ -97,7 +112,8 @@ func (a *aroundSpec) search() (*sweep.Grid, []spec.Tipping, error) {
 		return nil, nil, err
 	}
 	top := a.blips[len(a.blips)-1]
-	t := spec.Tipping{Key: "blip", Path: "fault.0.length", From: 0, To: top, Tolerance: top / 100,
+	tol := wholeTicks(model.Seconds(top/100), a.base.Tick).Seconds()
+	t := spec.Tipping{Key: "blip", Path: "fault.0.length", From: 0, To: top, Tolerance: tol,
 		Unit: "s", Duration: true, Scan: 6}
 	return g, []spec.Tipping{t}, nil
 }
@@ -166,7 +182,14 @@ func (a *aroundSpec) sentence(s *tipping.Search) string {
 	top := secs(a.blips[len(a.blips)-1])
 	switch s.Status {
 	case tipping.Found:
+		if s.Critical < a.blips[0]/2 {
+			return fmt.Sprintf("%s even a very short outage tips it (the boundary search puts it at %s).", at, secs(s.Critical))
+		}
 		if s.Exact() {
+			if e := s.End; e != nil && e.Draining {
+				return fmt.Sprintf("%s an outage of %s or longer leaves it unhealthy when the run ends, %v after the outage, though still draining (%.0f calls waiting, about %.0f s more to go): slow to recover rather than stuck.",
+					at, secs(s.Critical), a.base.Duration-a.warm-model.Seconds(s.Critical), e.Queue, e.Left)
+			}
 			return fmt.Sprintf("%s an outage of %s or longer tips it: it never recovers.", at, secs(s.Critical))
 		}
 		return fmt.Sprintf("%s an outage longer than %s tips it: beyond that, half of %d seeded runs never recover.", at, secs(roundTo(s.Critical, 1)), aroundReplicates)

@@ -22,17 +22,19 @@ type aroundProgress struct {
 func (r *run) startAround() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	_, now, err := r.currentLocked()
+	e, now, err := r.currentLocked()
 	if err != nil {
 		return err
 	}
+	p := e.Grid.Cells()[0].Plan
+	load := p.LoadAt(int64(r.tl.at(len(r.sent))) / p.TickNs)
 	blip := 0.0
 	for _, st := range r.tl.steps {
 		if st.Fault != nil && st.Fault.Kind == "outage" {
 			blip = st.Fault.Length.Seconds()
 		}
 	}
-	a := newAroundSpec(now, r.tl.seed, blip)
+	a := newAroundSpec(now, r.tl.seed, load, blip)
 	r.stopAroundLocked()
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	r.around = cancel

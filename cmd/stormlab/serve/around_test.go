@@ -93,7 +93,8 @@ func TestJudge(t *testing.T) {
 		{rowCounts{req: 40, ok: false, succ: 0, cap: 0}, true, overloaded},
 		{rowCounts{req: 70, ok: false, succ: 50, cap: 60}, false, overloaded},
 		{rowCounts{req: 40, ok: false, succ: 59, cap: 60}, false, recovering},
-		{rowCounts{req: 40, ok: false, succ: 6, cap: 60}, false, metastable},
+		{rowCounts{req: 40, ok: false, succ: 6, cap: 60, retries: 190}, false, metastable},
+		{rowCounts{req: 70, ok: false, succ: 20, cap: 100}, false, recovering},
 	} {
 		r := c.r.row()
 		if got := judge(&r, 1, c.faulted); got != c.want {
@@ -121,7 +122,7 @@ func BenchmarkAround(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a := newAroundSpec(l.now(e), l.seed, 3)
+	a := newAroundSpec(l.now(e), l.seed, 40, 3)
 	for b.Loop() {
 		r, err := a.compute(context.Background(), runtime.GOMAXPROCS(0), 0, nil)
 		if err != nil || r.Cells != 500 || math.IsNaN(*r.Critical) {
@@ -132,10 +133,10 @@ func BenchmarkAround(b *testing.B) {
 
 // rowCounts are the counts of a row that judge reads.
 type rowCounts struct {
-	req, succ, cap float64
-	ok             bool
+	req, succ, cap, retries float64
+	ok                      bool
 }
 
 func (c rowCounts) row() model.SeriesRow {
-	return model.SeriesRow{Requests: c.req, Successes: c.succ, Capacity: c.cap, Unhealthy: !c.ok}
+	return model.SeriesRow{Requests: c.req, Successes: c.succ, Capacity: c.cap, Retries: c.retries, Unhealthy: !c.ok}
 }

@@ -28,19 +28,27 @@ type setup struct {
 }
 
 // scenario is the setup's scenario at the start of the run: the
-// experiment's own, its policy applied, without its faults and changes
-// (the page adds its own), one replicate, every layer of the chain
-// written out so that a change can name any of them.
+// experiment's first cell with the policy (its first cell, without one),
+// without its faults and changes (the page adds its own), one replicate,
+// every layer of the chain written out so that a change can name any of
+// them. A cell, not the bare [scenario]: some experiments are complete only
+// with their grid's values (a backoff's base on an axis of its own).
 func (s *setup) scenario(o *offered) (model.Scenario, error) {
-	sc := sweep.Clone(o.Exp.Grid.Base)
+	var sc model.Scenario
 	if s.Policy != "" {
-		set, err := policySet(o, s.Policy)
-		if err != nil {
+		if _, err := policySet(o, s.Policy); err != nil {
 			return sc, err
 		}
-		if _, err := set.Apply(&sc); err != nil {
-			return sc, fmt.Errorf("policy %q: %w", s.Policy, err)
+	}
+	found := false
+	for _, c := range o.Exp.Grid.Cells() {
+		if v, _ := c.Get("policy"); s.Policy == "" || v.Text == s.Policy {
+			sc, found = sweep.Clone(c.Scenario), true
+			break
 		}
+	}
+	if !found {
+		return sc, fmt.Errorf("experiment %q has no cell of policy %q", o.Exp.Name, clip(s.Policy, 80))
 	}
 	if s.Layers < 0 || s.Layers > 16 {
 		return sc, fmt.Errorf("layers must be from 1 to 16 (0 = as the experiment has it), got %d", s.Layers)

@@ -15,11 +15,12 @@ const (
 	// unhealthy during a fault.
 	overloaded status = "overloaded"
 	// recovering: unhealthy with nothing pushing, and answering at least
-	// the new demand with successes, so the backlog drains.
+	// the new demand with successes, or sending no retries (demand below
+	// capacity and nothing amplifying it): the backlog drains.
 	recovering status = "recovering"
-	// metastable: unhealthy with no fault and demand below capacity, and
-	// answering less than the demand: held down by its own retries after
-	// the trigger is gone.
+	// metastable: unhealthy with no fault and demand below capacity,
+	// retrying, and answering less than the demand: held down by its own
+	// retries after the trigger is gone.
 	metastable status = "metastable"
 )
 
@@ -35,7 +36,7 @@ func judge(r *model.SeriesRow, step float64, faulted bool) status {
 		return healthy
 	case faulted:
 		return overloaded
-	case r.Successes >= r.Requests:
+	case r.Successes >= r.Requests || r.Retries == 0:
 		return recovering
 	}
 	return metastable

@@ -491,7 +491,7 @@ function cellColour(secs, maxSecs) {
 function drawAround() {
   const a = S.around;
   $('around-sentence').textContent = a ? a.sentence : '';
-  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the outage's end to healthy for good, light to dark; red: never recovers. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
+  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the outage's end to healthy for good, light to dark; red: not healthy again by the end of the run. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
   $('around-hover').textContent = '';
   if (S.aroundChart) {
     S.aroundChart.destroy();
