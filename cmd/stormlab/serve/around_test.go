@@ -104,7 +104,7 @@ func TestJudge(t *testing.T) {
 }
 
 // BenchmarkAround is the phase diagram around the FIG. 1 server's point:
-// 500 cells of 45 simulated seconds on the worker pool, then the boundary
+// 500 cells of 50 simulated seconds on the worker pool, then the boundary
 // search at its load over 8 replicates. One op is one diagram, with as
 // many workers as GOMAXPROCS (-cpu 2 for two cores).
 //
