@@ -19,8 +19,8 @@ import (
 
 // series draws the time series of every cell that recorded one: the calls
 // per second offered to the dependency with its capacity above, the queue
-// below with the healthy limit where the queue rule judges health, the
-// fault window shaded. A long run gets a second column with its first
+// below with the healthy limit where the queue rule judges health, each
+// fault's window shaded. A long run gets a second column with its first
 // minutes, where the storm starts.
 type series struct{}
 
@@ -89,8 +89,7 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 		if !slices.ContainsFunc(capacities, func(x plotter.XYs) bool { return slices.Equal(x, cp) }) {
 			capacities = append(capacities, cp)
 		}
-		if fw := c.Plan.Fault; fw.Has {
-			w := [2]float64{fw.Start.Seconds(), fw.End.Seconds()}
+		for _, w := range faultWindows(c) {
 			if !slices.Contains(windows, w) {
 				windows = append(windows, w)
 			}
@@ -203,6 +202,19 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 		drawLegend(right, strings.Join(axes, ", "), entries)
 	}
 	return figure{title: title, caption: caption(fs, more), draw: drawFn}, nil
+}
+
+// faultWindows are the spans of a cell's faults, in seconds: each fault
+// its own, so that faults apart in time leave the time between them
+// unshaded.
+func faultWindows(c *sweep.Cell) [][2]float64 {
+	var out [][2]float64
+	for _, f := range c.Plan.Scenario.Fault {
+		if f.Length > 0 {
+			out = append(out, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
+		}
+	}
+	return out
 }
 
 // curve is one line of a series figure.

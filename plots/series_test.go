@@ -69,3 +69,19 @@ fault = [{ kind = "outage", start = "60s", length = "30s" }]
 		})
 	}
 }
+
+// A series figure shades each fault's window, not the span from the first
+// fault's start to the last one's end.
+func TestSeriesFaultWindows(t *testing.T) {
+	e := parse(t, `
+seed = 1
+series = true
+[scenario]
+duration = "2m"
+fault = [{ kind = "outage", start = "10s", length = "1s" }, { kind = "degradation", start = "40s", length = "3s", capacity = 50 }, { kind = "outage", start = "90s", length = "0s" }]
+`)
+	got := faultWindows(&e.Grid.Cells()[0])
+	if want := [][2]float64{{10, 11}, {40, 43}}; !slices.EqualFunc(got, want, func(a, b [2]float64) bool { return a == b }) {
+		t.Errorf("fault windows %v, want %v", got, want)
+	}
+}

@@ -7,6 +7,7 @@
 //	stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
 //	stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 //	stormlab keys
+//	stormlab serve [-addr HOST:PORT] [FILE.toml ...]
 //
 // Exit codes: 0 ok, 1 failure, deviation from the baselines or cells
 // stopped at the memory cap, 2 bad usage or bad input (nothing written),
@@ -82,6 +83,7 @@ Usage:
   stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
   stormlab validate [-set PATH=VALUE ...] FILE.toml ...
   stormlab keys
+  stormlab serve [-addr HOST:PORT] [FILE.toml ...]
 
 Run "stormlab COMMAND -h" for a command's flags and examples.
 `
@@ -103,6 +105,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return cmdValidate(stdout, stderr, args[1:])
 	case "keys":
 		return cmdKeys(stdout, stderr, args[1:])
+	case "serve":
+		return cmdServe(ctx, stdout, stderr, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

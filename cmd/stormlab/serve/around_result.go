@@ -1,0 +1,22 @@
+package serve
+
+// aroundResult is the diagram as the page draws it.
+type aroundResult struct {
+	Loads []float64 `json:"loads"` // requests/s, rising
+	Blips []float64 `json:"blips"` // outage lengths, seconds, rising
+	// Recovered[i][j] is whether the run at Loads[i] with an outage of
+	// Blips[j] was healthy again for good; RecoveryS its seconds from the
+	// outage's end to healthy for good (nil when never).
+	Recovered [][]bool     `json:"recovered"`
+	RecoveryS [][]*float64 `json:"recovery_s"`
+	Load      float64      `json:"load"` // the point
+	Blip      float64      `json:"blip"`
+	Boundary  []*float64   `json:"boundary"` // per load, the shortest outage of the grid that tips; nil when none does
+	Critical  *float64     `json:"critical"` // the search's estimate at the point's load
+	Interval  [2]*float64  `json:"interval"` // and the points beyond doubt either side
+	Status    string       `json:"status"`
+	Sentence  string       `json:"sentence"`
+	Cells     int          `json:"cells"`
+	Seconds   float64      `json:"seconds"`  // wall time it took
+	Scenario  string       `json:"scenario"` // how the diagram was made
+}

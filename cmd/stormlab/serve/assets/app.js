@@ -1,0 +1,662 @@
+// The live explorer's page: it starts a run on the server, draws the rows
+// the server streams (uPlot), and sends what the reader does — faults,
+// policy changes, speed, reset — back as requests. The server owns the run
+// and its clock; this page only shows it. window.stormlab holds the state
+// for tests.
+(() => {
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const S = {
+  run: null,        // the run's id
+  state: null,      // the last state the server sent
+  rows: [],         // every row streamed, in order
+  es: null,         // the event stream
+  charts: [],       // uPlot instances of the live charts
+  around: null,     // the last phase diagram
+  aroundChart: null,
+  experiments: [],
+  dirty: false,     // the policy form holds edits not yet applied
+};
+window.stormlab = S;
+
+const colours = {
+  healthy: '#2e9e5b', overloaded: '#e08a1e', recovering: '#2f7fd1', metastable: '#c9302c',
+  offered: '#1f5fa8', goodput: '#2e9e5b', demand: '#7a7f88', capacity: '#1d2330',
+  retries: '#b5651d', queue: '#6a3d9a', inflight: '#1f9aa8', limit: '#888',
+  fault: 'rgba(0,0,0,0.08)', marker: '#1d2330',
+};
+
+// ---- the server
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  if (!res.ok) {
+    const msg = (await res.text()).trim();
+    throw new Error(msg || `${res.status} ${res.statusText}`);
+  }
+  if (res.status === 204 || res.status === 202) return null;
+  return res.json();
+}
+
+function problem(msg) {
+  const p = $('problem');
+  p.hidden = !msg;
+  p.textContent = msg || '';
+}
+
+async function act(fn) {
+  try {
+    problem('');
+    await fn();
+  } catch (e) {
+    problem(e.message);
+  }
+}
+
+// ---- setup: experiment, policy, seed, layers
+
+function experiment(name) { return S.experiments.find((e) => e.name === name); }
+
+function fillPolicies(exp, want) {
+  const sel = $('policy');
+  sel.replaceChildren();
+  const names = exp.policies || [];
+  if (names.length === 0) sel.append(new Option('(its scenario)', ''));
+  for (const p of names) sel.append(new Option(p, p));
+  sel.value = names.includes(want) ? want : (names[0] || '');
+  $('seed').value = exp.seed;
+  $('layers').value = exp.layers;
+}
+
+function setupBody() {
+  const body = { experiment: $('experiment').value, policy: $('policy').value };
+  const seed = $('seed').value.trim();
+  if (seed !== '') body.seed = Number(seed);
+  const layers = $('layers').value.trim();
+  if (layers !== '') body.layers = Number(layers);
+  return body;
+}
+
+async function start() {
+  const body = setupBody();
+  S.around = null;
+  drawAround();
+  if (S.run) {
+    await api('POST', `/api/runs/${S.run}/reset`, body);
+    return;
+  }
+  const st = await api('POST', '/api/runs', body);
+  S.run = st.id;
+  connect();
+}
+
+// ---- the stream
+
+function connect() {
+  if (S.es) S.es.close();
+  const es = new EventSource(`/api/runs/${S.run}/events`);
+  S.es = es;
+  es.addEventListener('state', (e) => onState(JSON.parse(e.data)));
+  es.addEventListener('rows', (e) => onRows(JSON.parse(e.data)));
+  es.addEventListener('end', (e) => { $('run-info').textContent = JSON.parse(e.data); });
+  es.addEventListener('problem', (e) => problem(JSON.parse(e.data)));
+  es.addEventListener('around', (e) => onAround(JSON.parse(e.data)));
+  es.onerror = () => {
+    if (es.readyState === EventSource.CLOSED) problem('The connection to the run was lost (it ends a minute after its page goes); reload the page to start again.');
+  };
+}
+
+function onState(st) {
+  S.state = st;
+  if (st.full) {
+    S.rows = st.rows || [];
+    S.around = null;
+    drawAround();
+  }
+  for (const b of document.querySelectorAll('.speed')) b.classList.toggle('on', b.dataset.speed === st.speed);
+  $('pause').textContent = st.paused ? 'resume' : 'pause';
+  $('pause').classList.toggle('on', st.paused);
+  $('pause-at').classList.toggle('on', st.pause_at > 0);
+  const exp = experiment(st.experiment);
+  $('question').textContent = exp ? exp.question : '';
+  $('run-info').textContent = st.ended ||
+    `${st.experiment} · seed ${st.seed} (used as is) · ${st.layers} layer${st.layers === 1 ? '' : 's'} · ${st.engine} engine · up to ${fmtSecs(st.cap)}`;
+  if ($('experiment').value !== st.experiment) {
+    $('experiment').value = st.experiment;
+    fillPolicies(exp, st.policy);
+  }
+  presets(st);
+  layerChoices(st);
+  if (!S.dirty) fillForm();
+  exportLinks();
+  redraw();
+}
+
+function onRows(rows) {
+  for (const r of rows) S.rows.push(r);
+  redraw();
+}
+
+// ---- readout and charts
+
+function fmtSecs(s) {
+  if (s >= 120 && s % 60 === 0) return `${s / 60} min`;
+  return `${+s.toFixed(2)} s`;
+}
+
+function perSec(x) { return x / (S.state ? S.state.step : 1); }
+
+function readout() {
+  const r = S.rows[S.rows.length - 1];
+  const st = S.state;
+  $('r-t').textContent = st ? fmtSecs(S.rows.length * st.step) : '0 s';
+  if (!r) return;
+  $('r-offered').textContent = `${Math.round(perSec(r.calls))}/s`;
+  $('r-goodput').textContent = `${Math.round(perSec(r.successes))}/s`;
+  $('r-retries').textContent = `${r.calls > 0 ? Math.round(100 * r.retries / r.calls) : 0}%`;
+  $('r-queue').textContent = Math.round(r.queue);
+  $('r-inflight').textContent = Math.round(r.in_flight);
+  const s = $('r-status');
+  s.textContent = r.status;
+  s.className = `st-${r.status}`;
+}
+
+function columns() {
+  const rows = S.rows;
+  const step = S.state ? S.state.step : 1;
+  const t = rows.map((r) => r.t);
+  return {
+    traffic: [t, rows.map((r) => r.calls / step), rows.map((r) => r.successes / step), rows.map((r) => r.requests / step), rows.map((r) => r.capacity)],
+    retries: [t, rows.map((r) => (r.calls > 0 ? 100 * r.retries / r.calls : null))],
+    queue: [t, rows.map((r) => r.queue), rows.map((r) => r.in_flight), rows.map(() => (S.state && S.state.queue_limit > 0 ? S.state.queue_limit : null))],
+  };
+}
+
+// overlay draws what uPlot's series do not: the fault windows under the
+// lines, the interventions over them and, on the first chart, a strip of
+// the status of each row.
+function overlay(opts) {
+  const px = () => uPlot.pxRatio || 1;
+  return {
+    hooks: {
+      drawClear: [(u) => {
+        const st = S.state;
+        if (!st) return;
+        const { ctx } = u;
+        const { top, height, left, width } = u.bbox;
+        ctx.save();
+        ctx.fillStyle = colours.fault;
+        for (const [a, b] of st.faults || []) {
+          const x0 = Math.max(left, u.valToPos(a, 'x', true));
+          const x1 = Math.min(left + width, u.valToPos(b, 'x', true));
+          if (x1 > x0) ctx.fillRect(x0, top, x1 - x0, height);
+        }
+        ctx.restore();
+      }],
+      draw: [(u) => {
+        const st = S.state;
+        if (!st) return;
+        const { ctx } = u;
+        const { top, height, left, width } = u.bbox;
+        ctx.save();
+        if (opts.status) {
+          const h = 6 * px();
+          for (const r of S.rows) {
+            const x0 = u.valToPos(r.t, 'x', true);
+            const x1 = u.valToPos(r.t + st.step, 'x', true);
+            if (x1 < left || x0 > left + width) continue;
+            ctx.fillStyle = colours[r.status] || '#999';
+            ctx.fillRect(x0, top, Math.max(1, x1 - x0), h);
+          }
+        }
+        ctx.strokeStyle = colours.marker;
+        ctx.fillStyle = colours.marker;
+        ctx.lineWidth = px();
+        ctx.setLineDash([4 * px(), 3 * px()]);
+        ctx.font = `${11 * px()}px system-ui, sans-serif`;
+        let lastX = -Infinity;
+        let row = 0;
+        for (const m of st.markers || []) {
+          const x = Math.round(u.valToPos(m.t, 'x', true)) + 0.5;
+          if (x < left || x > left + width) continue;
+          ctx.beginPath();
+          ctx.moveTo(x, top);
+          ctx.lineTo(x, top + height);
+          ctx.stroke();
+          if (opts.labels) {
+            row = x - lastX < 90 * px() ? (row + 1) % 3 : 0;
+            lastX = x;
+            ctx.fillText(m.label.length > 40 ? `${m.label.slice(0, 39)}…` : m.label, x + 3 * px(), top + (18 + 12 * row) * px());
+          }
+        }
+        ctx.restore();
+      }],
+    },
+  };
+}
+
+function xRange() {
+  const st = S.state;
+  const end = S.rows.length * (st ? st.step : 1);
+  return [0, Math.max(60, Math.ceil(end / 10) * 10)];
+}
+
+function makeCharts() {
+  const width = Math.max(320, $('chart-traffic').clientWidth || 800);
+  const x = { time: false, range: () => xRange() };
+  const legend = { live: false };
+  const line = (label, stroke, width, more) => ({ label, stroke, width, points: { show: false }, ...more });
+  const axisX = { label: 'time (s)', size: 36 };
+  const traffic = new uPlot({
+    title: 'Traffic at the server',
+    width, height: 230,
+    scales: { x, y: { range: (u, lo, hi) => [0, Math.max(10, hi * 1.08)] } },
+    axes: [axisX, { label: 'per second', size: 52 }],
+    legend,
+    series: [
+      { label: 't (s)' },
+      line('offered load (calls/s)', colours.offered, 2),
+      line('goodput (successes/s)', colours.goodput, 2),
+      line('demand (new requests/s)', colours.demand, 1, { dash: [2, 3] }),
+      line('capacity (calls/s)', colours.capacity, 1.5, { dash: [6, 3], paths: uPlot.paths.stepped({ align: 1 }) }),
+    ],
+    plugins: [overlay({ status: true, labels: true })],
+  }, columns().traffic, $('chart-traffic'));
+  const retries = new uPlot({
+    title: 'Retries as a share of the calls reaching the server',
+    width, height: 150,
+    scales: { x, y: { range: () => [0, 100] } },
+    axes: [axisX, { label: '%', size: 52 }],
+    legend,
+    series: [{ label: 't (s)' }, line('retries (% of calls)', colours.retries, 2, { fill: 'rgba(181,101,29,0.12)' })],
+    plugins: [overlay({})],
+  }, columns().retries, $('chart-retries'));
+  const queue = new uPlot({
+    title: 'Queue and requests in flight',
+    width, height: 180,
+    scales: { x, y: { range: (u, lo, hi) => [0, Math.max(10, hi * 1.08)] } },
+    axes: [axisX, { label: 'count', size: 52 }],
+    legend,
+    series: [
+      { label: 't (s)' },
+      line('queue (calls waiting)', colours.queue, 2),
+      line('in flight (requests)', colours.inflight, 1.5),
+      line('healthy queue limit', colours.limit, 1, { dash: [2, 3] }),
+    ],
+    plugins: [overlay({})],
+  }, columns().queue, $('chart-queue'));
+  S.charts = [traffic, retries, queue];
+}
+
+let pending = false;
+function redraw() {
+  readout();
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => {
+    pending = false;
+    if (S.charts.length === 0) makeCharts();
+    const c = columns();
+    S.charts[0].setData(c.traffic);
+    S.charts[1].setData(c.retries);
+    S.charts[2].setData(c.queue);
+  });
+}
+
+window.addEventListener('resize', () => {
+  const w = Math.max(320, $('chart-traffic').clientWidth);
+  for (const u of S.charts) u.setSize({ width: w, height: u.height });
+  if (S.aroundChart) S.aroundChart.setSize({ width: Math.max(320, $('chart-around').clientWidth), height: S.aroundChart.height });
+});
+
+// ---- faults
+
+function fault(body) {
+  return act(() => api('POST', `/api/runs/${S.run}/fault`, body));
+}
+
+function secsText(id) {
+  const v = $(id).value.trim();
+  return v === '' ? v : `${v}s`;
+}
+
+function num(id) {
+  const v = $(id).value.trim();
+  return v === '' || Number.isNaN(Number(v)) ? v : Number(v);
+}
+
+// ---- policy presets and the policy form
+
+function presets(st) {
+  const box = $('preset-buttons');
+  const names = st.policies || [];
+  if (box.dataset.for !== names.join('\n')) {
+    box.dataset.for = names.join('\n');
+    box.replaceChildren();
+    for (const p of names) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = p;
+      b.dataset.policy = p;
+      b.addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/change`, { policy: p })));
+      box.append(b);
+    }
+    if (names.length === 0) box.textContent = 'this experiment has no [[policy]] entries: change the keys on the right';
+  }
+  for (const b of box.querySelectorAll('button')) b.classList.toggle('on', b.dataset.policy === st.policy_now);
+}
+
+function layerChoices(st) {
+  const sel = $('f-layer');
+  const want = st.layers > 1 ? ['*'] : [];
+  for (let i = 0; i < st.layers; i++) want.push(String(i));
+  if (sel.dataset.for === want.join(',')) return;
+  const keep = sel.value;
+  sel.dataset.for = want.join(',');
+  sel.replaceChildren();
+  for (const v of want) {
+    let text = v === '*' ? 'every layer' : `layer ${v}`;
+    if (v === '0' && st.layers > 1) text += ' (edge)';
+    if (v === String(st.layers - 1) && st.layers > 1) text += ' (bottom)';
+    sel.append(new Option(text, v));
+  }
+  sel.value = want.includes(keep) ? keep : want[0];
+}
+
+function fieldPath(el) {
+  const layer = $('f-layer').value || '0';
+  return el.hasAttribute('data-layer') ? `layer.${layer}.${el.dataset.key}` : el.dataset.key;
+}
+
+// nowValue is a key's value in force now; for "every layer", the first
+// layer's.
+function nowValue(path) {
+  const now = (S.state && S.state.now) || {};
+  return now[path.replace('layer.*.', 'layer.0.')];
+}
+
+function fields() { return [...document.querySelectorAll('#policy-form [data-key]')]; }
+
+function fillForm() {
+  for (const el of fields()) {
+    const v = nowValue(fieldPath(el));
+    if (el.type === 'checkbox') el.checked = !!v;
+    else el.value = v === undefined ? '' : String(v);
+  }
+  showFields();
+}
+
+// showFields shows the keys the chosen kinds of backoff, breaker and
+// budget take.
+function showFields() {
+  const kinds = {
+    backoff: document.querySelector('[data-key="backoff.kind"]').value,
+    breaker: document.querySelector('[data-key="breaker.kind"]').value,
+    budget: document.querySelector('[data-key="budget.kind"]').value,
+  };
+  for (const [what, kind] of Object.entries(kinds)) {
+    for (const el of document.querySelectorAll(`[data-${what}]`)) {
+      if (el.tagName === 'LABEL') el.hidden = !el.dataset[what].split(' ').includes(kind);
+    }
+  }
+}
+
+// suggestions fill keys a kind needs that are still 0 with the FIG. 1
+// article's values, so that picking a kind gives a working policy.
+const suggestions = {
+  'budget.kind': {
+    token_bucket: { 'budget.ratio': 0.1, 'budget.max_tokens': 10 },
+    grpc: { 'budget.max_tokens': 10, 'budget.token_ratio': 0.1 },
+    per_tick: { 'budget.ratio': 0.1 },
+    ratio: { 'budget.ratio': 0.1 },
+  },
+  'backoff.kind': {
+    constant: { 'backoff.base': '250ms' },
+    exponential: { 'backoff.base': '250ms', 'backoff.cap': '2s' },
+  },
+};
+
+function suggest(el) {
+  const s = (suggestions[el.dataset.key] || {})[el.value];
+  if (!s) return;
+  for (const [key, v] of Object.entries(s)) {
+    const f = document.querySelector(`#policy-form [data-key="${key}"]`);
+    const cur = f.value.trim();
+    if (cur === '' || cur === '0' || cur === '0s') f.value = String(v);
+  }
+}
+
+function fieldValue(el) {
+  if (el.type === 'checkbox') return el.checked;
+  const v = el.value.trim();
+  if (el.type === 'number') return v === '' || Number.isNaN(Number(v)) ? v : Number(v);
+  return v;
+}
+
+function same(a, b) { return a === b || (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-12); }
+
+// changes lists the shown keys whose value differs from the one in force;
+// for every layer, a key differing at any layer.
+function changes() {
+  const set = {};
+  const st = S.state;
+  for (const el of fields()) {
+    const label = el.closest('label');
+    if (label && label.hidden) continue;
+    const path = fieldPath(el);
+    const v = fieldValue(el);
+    if (v === '') continue;
+    const layers = path.startsWith('layer.*.') ? [...Array(st.layers).keys()] : [null];
+    const differs = layers.some((i) => !same(v, (st.now || {})[i === null ? path : path.replace('layer.*.', `layer.${i}.`)]));
+    if (differs) set[path] = v;
+  }
+  return set;
+}
+
+// ---- around this point
+
+function onAround(p) {
+  const bar = $('around-progress');
+  bar.hidden = p.stage === 'done' || p.stage === 'failed';
+  bar.max = p.total || 1;
+  bar.value = p.done || 0;
+  const words = { waiting: 'waiting for the worker pool…', cells: `${p.done} of ${p.total - 1} cells`, search: 'searching the boundary at this load…', done: '', failed: '' };
+  $('around-stage').textContent = words[p.stage] || '';
+  if (p.stage === 'failed') problem(p.problem);
+  if (p.stage === 'done') {
+    S.around = p.result;
+    drawAround();
+  }
+}
+
+const aroundColours = {
+  never: '#c9302c',
+  fast: [232, 244, 224], // recovered at once
+  slow: [27, 111, 134],  // recovered after the longest time seen
+};
+
+function cellColour(secs, maxSecs) {
+  if (secs === null || secs === undefined) return aroundColours.never;
+  const f = maxSecs > 0 ? Math.log1p(secs) / Math.log1p(maxSecs) : 0;
+  const c = aroundColours.fast.map((a, i) => Math.round(a + f * (aroundColours.slow[i] - a)));
+  return `rgb(${c.join(',')})`;
+}
+
+function drawAround() {
+  const a = S.around;
+  $('around-sentence').textContent = a ? a.sentence : '';
+  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the outage's end to healthy for good, light to dark; red: not healthy again by the end of the run. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
+  $('around-hover').textContent = '';
+  if (S.aroundChart) {
+    S.aroundChart.destroy();
+    S.aroundChart = null;
+  }
+  if (!a) return;
+  const db = a.blips[1] - a.blips[0];
+  const dl = a.loads.length > 1 ? a.loads[1] - a.loads[0] : 1;
+  let maxSecs = 0;
+  for (const row of a.recovery_s) for (const s of row) if (s !== null) maxSecs = Math.max(maxSecs, s);
+  const px = () => uPlot.pxRatio || 1;
+  const paint = (u) => {
+    const { ctx } = u;
+    ctx.save();
+    for (let i = 0; i < a.loads.length; i++) {
+      for (let j = 0; j < a.blips.length; j++) {
+        const x0 = u.valToPos(a.blips[j] - db / 2, 'x', true);
+        const x1 = u.valToPos(a.blips[j] + db / 2, 'x', true);
+        const y0 = u.valToPos(a.loads[i] + dl / 2, 'y', true);
+        const y1 = u.valToPos(a.loads[i] - dl / 2, 'y', true);
+        ctx.fillStyle = a.recovered[i][j] ? cellColour(a.recovery_s[i][j], maxSecs) : aroundColours.never;
+        ctx.fillRect(x0, y0, x1 - x0 + 0.5, y1 - y0 + 0.5);
+      }
+    }
+    ctx.restore();
+  };
+  const marks = (u) => {
+    const { ctx } = u;
+    ctx.save();
+    ctx.strokeStyle = '#111';
+    ctx.lineWidth = 2 * px();
+    ctx.beginPath();
+    let open = false;
+    for (let i = 0; i < a.loads.length; i++) {
+      const b = a.boundary[i];
+      if (b === null) { open = false; continue; }
+      const x = u.valToPos(b - db / 2, 'x', true);
+      const y0 = u.valToPos(a.loads[i] - dl / 2, 'y', true);
+      const y1 = u.valToPos(a.loads[i] + dl / 2, 'y', true);
+      if (open) ctx.lineTo(x, y0); else ctx.moveTo(x, y0);
+      ctx.lineTo(x, y1);
+      open = true;
+    }
+    ctx.stroke();
+    const cx = u.valToPos(a.blip, 'x', true);
+    const cy = u.valToPos(a.load, 'y', true);
+    ctx.fillStyle = '#fff';
+    ctx.beginPath();
+    ctx.arc(cx, cy, 7 * px(), 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+    if (a.critical !== null) {
+      const x = u.valToPos(a.critical, 'x', true);
+      const r = 7 * px();
+      ctx.fillStyle = '#ffd23f';
+      ctx.beginPath();
+      ctx.moveTo(x, cy - r); ctx.lineTo(x + r, cy); ctx.lineTo(x, cy + r); ctx.lineTo(x - r, cy); ctx.closePath();
+      ctx.fill();
+      ctx.stroke();
+    }
+    ctx.restore();
+  };
+  const xmax = a.blips[a.blips.length - 1] + db / 2;
+  S.aroundChart = new uPlot({
+    width: Math.max(320, $('chart-around').clientWidth || 700),
+    height: 300,
+    scales: {
+      x: { time: false, range: () => [0, xmax] },
+      y: { range: () => [a.loads[0] - dl / 2, a.loads[a.loads.length - 1] + dl / 2] },
+    },
+    axes: [{ label: 'outage length (s)', size: 36 }, { label: 'load (requests/s)', size: 56 }],
+    series: [{ label: 'outage (s)' }, { label: 'load', stroke: 'transparent', points: { show: false } }],
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    hooks: {
+      drawClear: [paint],
+      draw: [marks],
+      setCursor: [(u) => {
+        const { left, top } = u.cursor;
+        if (left === undefined || left < 0) return;
+        const b = u.posToVal(left, 'x');
+        const l = u.posToVal(top, 'y');
+        const j = Math.round((b - a.blips[0]) / db);
+        const i = Math.round((l - a.loads[0]) / dl);
+        if (i < 0 || i >= a.loads.length || j < 0 || j >= a.blips.length) return;
+        const s = a.recovery_s[i][j];
+        $('around-hover').textContent = `load ${a.loads[i]}/s, outage ${a.blips[j]} s: ` +
+          (a.recovered[i][j] ? `healthy for good ${s === null ? 'at once' : `${s} s after it`}` : 'never recovers');
+      }],
+    },
+  }, [[0, xmax], [null, null]], $('chart-around'));
+}
+
+// ---- exports
+
+function exportLinks() {
+  const base = `/api/runs/${S.run}`;
+  $('x-toml').href = `${base}/export.toml`;
+  $('x-csv').href = `${base}/series.csv`;
+  $('x-png').href = `${base}/chart.png`;
+  $('x-svg').href = `${base}/chart.svg`;
+}
+
+// ---- wiring
+
+async function init() {
+  try {
+    S.experiments = await api('GET', '/api/experiments');
+  } catch (e) {
+    problem(e.message);
+    return;
+  }
+  const sel = $('experiment');
+  for (const e of S.experiments) sel.append(new Option(e.title ? `${e.name} — ${e.title}` : e.name, e.name));
+  const q = new URLSearchParams(location.search);
+  const want = q.get('experiment') || (experiment('server-60') ? 'server-60' : S.experiments[0].name);
+  sel.value = experiment(want) ? want : S.experiments[0].name;
+  fillPolicies(experiment(sel.value), q.get('policy'));
+  if (q.get('seed')) $('seed').value = q.get('seed');
+  if (q.get('layers')) $('layers').value = q.get('layers');
+  sel.addEventListener('change', () => fillPolicies(experiment(sel.value), null));
+  $('setup').addEventListener('submit', (e) => { e.preventDefault(); act(start); });
+
+  for (const b of document.querySelectorAll('.speed')) {
+    b.addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { speed: b.dataset.speed })));
+  }
+  $('pause').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { paused: !(S.state && S.state.paused) })));
+  $('pause-at').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { pause_at: num('pause-at-s'), paused: false })));
+  $('reset').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/reset`, {})));
+
+  for (const b of document.querySelectorAll('[data-fault]')) {
+    b.addEventListener('click', () => fault({ kind: b.dataset.fault, length: b.dataset.length }));
+  }
+  $('outage-n').addEventListener('click', () => fault({ kind: 'outage', length: secsText('outage-len') }));
+  $('degrade').addEventListener('click', () => fault({ kind: 'degradation', capacity: num('degrade-cap'), length: secsText('degrade-len') }));
+  $('slow').addEventListener('click', () => fault({ kind: 'slowdown', factor: num('slow-factor'), length: secsText('slow-len') }));
+  $('spike').addEventListener('click', () => fault({ kind: 'spike', factor: num('spike-factor'), length: secsText('spike-len') }));
+
+  const form = $('policy-form');
+  form.addEventListener('input', (e) => {
+    S.dirty = true;
+    $('policy-note').textContent = 'not applied yet';
+    if (e.target.tagName === 'SELECT') suggest(e.target);
+    showFields();
+  });
+  $('f-layer').addEventListener('change', () => { S.dirty = false; fillForm(); $('policy-note').textContent = ''; });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const set = changes();
+    if (Object.keys(set).length === 0) {
+      $('policy-note').textContent = 'nothing differs from the policy in force';
+      return;
+    }
+    act(async () => {
+      await api('POST', `/api/runs/${S.run}/change`, { set });
+      S.dirty = false;
+      $('policy-note').textContent = 'applied';
+    });
+  });
+
+  $('around-go').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/around`, {})));
+  window.addEventListener('pagehide', () => { if (S.run) navigator.sendBeacon(`/api/runs/${S.run}/close`); });
+
+  await act(start);
+}
+
+init();
+})();

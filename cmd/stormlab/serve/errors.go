@@ -1,0 +1,75 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/stormlab/stormlab/experiments"
+)
+
+// inputError is bad input from a request: the answer is HTTP 400 with its
+// message, and nothing changes.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+// badInput makes an inputError.
+func badInput(format string, args ...any) error {
+	return &inputError{clip(fmt.Sprintf(format, args...), 400)}
+}
+
+// inputErr makes err bad input, keeping its message.
+func inputErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inputError{clip(err.Error(), 4000)}
+}
+
+// busyError is a request the server cannot take now (too many runs): the
+// answer is HTTP 503.
+type busyError struct{ msg string }
+
+func (e *busyError) Error() string { return e.msg }
+
+// forbiddenError is a request from a page of another site: HTTP 403.
+type forbiddenError struct{ msg string }
+
+func (e *forbiddenError) Error() string { return e.msg }
+
+// goneError is a run that does not exist (any more): HTTP 404.
+type goneError struct{ msg string }
+
+func (e *goneError) Error() string { return e.msg }
+
+// httpStatus is the status code of an error: 400 for bad input, which is
+// also everything the experiments loader refuses, with its one-line
+// message; 403 for a page of another site; 404 for a run that has ended;
+// 503 when the server is full.
+func httpStatus(err error) int {
+	var ie *inputError
+	var le *experiments.Error
+	var be *busyError
+	var ge *goneError
+	var fe *forbiddenError
+	switch {
+	case errors.As(err, &ie), errors.As(err, &le):
+		return http.StatusBadRequest
+	case errors.As(err, &be):
+		return http.StatusServiceUnavailable
+	case errors.As(err, &ge):
+		return http.StatusNotFound
+	case errors.As(err, &fe):
+		return http.StatusForbidden
+	}
+	return http.StatusInternalServerError
+}
+
+// fail answers a request with err's status and its message, one line.
+func fail(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(httpStatus(err))
+	fmt.Fprintln(w, clip(err.Error(), 4000))
+}

@@ -1,0 +1,96 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
+	"github.com/stormlab/stormlab/plots"
+	"github.com/stormlab/stormlab/reports"
+)
+
+// exportTOML sends the run so far as an experiment file: its scenario, its
+// seed and every fault and change made, which stormlab run reproduces.
+func (s *Server) exportTOML(w http.ResponseWriter, _ *http.Request, run *run) {
+	tl, steps, sent := run.snapshot()
+	if len(sent) == 0 {
+		fail(w, badInput("nothing has run yet: export after the first second"))
+		return
+	}
+	src, err := tl.export(len(sent), steps).TOML()
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	download(w, "application/toml", tl.name()+".toml", src)
+}
+
+// exportCSV sends the rows streamed as series.csv, as stormlab run writes
+// it for the exported file.
+func (s *Server) exportCSV(w http.ResponseWriter, _ *http.Request, run *run) {
+	tl, steps, sent := run.snapshot()
+	if len(sent) == 0 {
+		fail(w, badInput("nothing has run yet: export after the first second"))
+		return
+	}
+	e, err := tl.parse(len(sent), steps)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	var b bytes.Buffer
+	res := []model.Result{{Series: &model.Series{Step: tl.step, Rows: sent}}}
+	if err := reports.WriteSeries(&b, e.Grid, res); err != nil {
+		fail(w, err)
+		return
+	}
+	download(w, "text/csv; charset=utf-8", tl.name()+"-series.csv", b.Bytes())
+}
+
+// exportChart sends the run's series figure, drawn by the plots package as
+// stormlab run draws it for the exported file.
+func (s *Server) exportChart(format string) func(http.ResponseWriter, *http.Request, *run) {
+	return func(w http.ResponseWriter, r *http.Request, run *run) {
+		tl, steps, sent := run.snapshot()
+		if len(sent) == 0 {
+			fail(w, badInput("nothing has run yet: export after the first second"))
+			return
+		}
+		e, err := tl.parse(len(sent), steps)
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), s.opt.SimTimeout)
+		defer cancel()
+		results, err := sweep.Run(ctx, e.Grid.Cells(), sweep.Options{Workers: 1, MaxMemory: s.opt.MaxMemory})
+		if err != nil {
+			fail(w, fmt.Errorf("simulating the run for its chart: %w", err))
+			return
+		}
+		figs, err := plots.Render(e.Grid, results, e.Figures)
+		if err != nil || len(figs) == 0 {
+			fail(w, fmt.Errorf("drawing the chart: %v", err))
+			return
+		}
+		if format == "svg" {
+			download(w, "image/svg+xml", tl.name()+".svg", figs[0].SVG)
+			return
+		}
+		download(w, "image/png", tl.name()+".png", figs[0].PNG)
+	}
+}
+
+// download sends a file the browser saves: nothing is written on the
+// server.
+func download(w http.ResponseWriter, mime, name string, data []byte) {
+	h := w.Header()
+	h.Set("Content-Type", mime)
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(data)
+}

@@ -1,0 +1,257 @@
+package serve
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
+)
+
+// routes lays out the page, its assets and its API.
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.page)
+	m.Handle("GET /assets/", assetHandler())
+	m.HandleFunc("GET /api/experiments", s.listExperiments)
+	m.HandleFunc("POST /api/runs", s.createRun)
+	m.HandleFunc("GET /api/runs/{id}/events", s.withRun(s.events))
+	m.HandleFunc("POST /api/runs/{id}/control", s.withRun(s.controlRun))
+	m.HandleFunc("POST /api/runs/{id}/reset", s.withRun(s.resetRun))
+	m.HandleFunc("POST /api/runs/{id}/fault", s.withRun(s.addFault))
+	m.HandleFunc("POST /api/runs/{id}/change", s.withRun(s.addChange))
+	m.HandleFunc("POST /api/runs/{id}/around", s.withRun(s.around))
+	m.HandleFunc("POST /api/runs/{id}/close", s.withRun(s.closeRun))
+	m.HandleFunc("GET /api/runs/{id}/export.toml", s.withRun(s.exportTOML))
+	m.HandleFunc("GET /api/runs/{id}/series.csv", s.withRun(s.exportCSV))
+	m.HandleFunc("GET /api/runs/{id}/chart.png", s.withRun(s.exportChart("png")))
+	m.HandleFunc("GET /api/runs/{id}/chart.svg", s.withRun(s.exportChart("svg")))
+	s.mux = m
+}
+
+// withRun finds the run a request names.
+func (s *Server) withRun(h func(http.ResponseWriter, *http.Request, *run)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		run, err := s.get(r.PathValue("id"))
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		h(w, r, run)
+	}
+}
+
+// reply writes v as JSON.
+func reply(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// experimentView is an offered experiment as the page lists it.
+type experimentView struct {
+	Name     string   `json:"name"`
+	Title    string   `json:"title"`
+	Question string   `json:"question"`
+	File     string   `json:"file"`
+	Engine   string   `json:"engine"`
+	Seed     uint64   `json:"seed"`
+	Layers   int      `json:"layers"`
+	Policies []string `json:"policies"`
+}
+
+func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
+	out := []experimentView{}
+	for _, n := range s.cat.names {
+		o := s.cat.byName[n]
+		b := o.Exp.Grid.Base
+		out = append(out, experimentView{Name: n, Title: o.Exp.Title, Question: o.Exp.Question, File: o.File,
+			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o)})
+	}
+	reply(w, http.StatusOK, out)
+}
+
+// createRun starts a run of the setup the page sends.
+func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
+	var st setup
+	if err := decode(r, &st); err != nil {
+		fail(w, err)
+		return
+	}
+	tl, err := newLive(s.cat, st)
+	if err == nil {
+		err = s.fits(tl, nil)
+	}
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	run, err := s.add(tl)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	run.mu.Lock()
+	v := run.stateLocked(false)
+	run.mu.Unlock()
+	reply(w, http.StatusCreated, v)
+}
+
+// events streams the run to its page.
+func (s *Server) events(w http.ResponseWriter, r *http.Request, run *run) {
+	if err := run.stream(r.Context(), newSSE(w)); err != nil && httpStatus(err) == http.StatusNotFound {
+		return
+	}
+}
+
+// controlRequest sets the speed, pauses and resumes, or sets the second
+// to pause at.
+type controlRequest struct {
+	Speed   *speed   `json:"speed"`
+	Paused  *bool    `json:"paused"`
+	PauseAt *float64 `json:"pause_at"`
+}
+
+func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, run *run) {
+	var c controlRequest
+	if err := decode(r, &c); err != nil {
+		fail(w, err)
+		return
+	}
+	if c.Speed != nil && !slices.Contains([]speed{realTime, tenTimes, fastest}, *c.Speed) {
+		fail(w, badInput("speed %q is not one of 1, 10, max", clip(string(*c.Speed), 20)))
+		return
+	}
+	if err := run.control(c.Speed, c.Paused, c.PauseAt); err != nil {
+		fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// resetRun starts the run again, with the setup sent or its own.
+func (s *Server) resetRun(w http.ResponseWriter, r *http.Request, run *run) {
+	run.mu.Lock()
+	st := run.tl.setup
+	run.mu.Unlock()
+	if err := decode(r, &st); err != nil {
+		fail(w, err)
+		return
+	}
+	tl, err := newLive(s.cat, st)
+	if err == nil {
+		err = s.fits(tl, nil)
+	}
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	run.reset(tl)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// faultRequest is a fault to add now: its kind, its length and, by kind,
+// the capacity left (degradation) or the factor (slowdown, spike), as a
+// [[scenario.fault]] entry writes them; it starts at the moment the page
+// has reached.
+type faultRequest map[string]any
+
+func (s *Server) addFault(w http.ResponseWriter, r *http.Request, run *run) {
+	var req faultRequest
+	if err := decode(r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	if _, ok := req["start"]; ok {
+		fail(w, badInput("a fault starts at the moment the run has reached; give its kind and length, not its start"))
+		return
+	}
+	raw, err := tomlValue(map[string]any(req))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	var sc model.Scenario
+	if err := sweep.Assign(&sc, "fault.0", raw); err != nil {
+		fail(w, badInput("fault: %v", err))
+		return
+	}
+	f := sc.Fault[0]
+	if err := run.intervene(intervention{Fault: &f, Label: faultLabel(&f)}, ""); err != nil {
+		fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// changeRequest changes the scenario now: keys by their path below
+// [scenario], as a [[scenario.change]] sets them, or one of the
+// experiment's policies.
+type changeRequest struct {
+	Set    map[string]any `json:"set"`
+	Policy *string        `json:"policy"`
+}
+
+func (s *Server) addChange(w http.ResponseWriter, r *http.Request, run *run) {
+	var req changeRequest
+	if err := decode(r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	var set map[string]any
+	label, policy := "", ""
+	switch {
+	case req.Policy != nil && req.Set != nil:
+		fail(w, badInput("give either the keys to set or a policy, not both"))
+		return
+	case req.Policy != nil:
+		var err error
+		if set, err = run.policyChange(*req.Policy); err != nil {
+			fail(w, err)
+			return
+		}
+		label, policy = "→ "+*req.Policy, *req.Policy
+	case len(req.Set) == 0:
+		fail(w, badInput("a change needs keys to set, e.g. {\"set\": {\"layer.0.attempts\": 1}}, or a policy"))
+		return
+	default:
+		v, err := tomlValue(req.Set)
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		set = v.(map[string]any)
+		for k := range set {
+			if strings.TrimSpace(k) == "" {
+				fail(w, badInput("a change's key is empty"))
+				return
+			}
+		}
+		label = changeLabel(set)
+	}
+	if err := run.intervene(intervention{Set: set, Label: label}, policy); err != nil {
+		fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) around(w http.ResponseWriter, r *http.Request, run *run) {
+	if err := decode(r, &struct{}{}); err != nil {
+		fail(w, err)
+		return
+	}
+	if err := run.startAround(); err != nil {
+		fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+func (s *Server) closeRun(w http.ResponseWriter, _ *http.Request, run *run) {
+	s.remove(run.id)
+	w.WriteHeader(http.StatusNoContent)
+}

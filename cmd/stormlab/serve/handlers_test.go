@@ -1,0 +1,221 @@
+package serve
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadInput sends what a page must not: every request is refused with
+// HTTP 400 (404 for a run that does not exist) and one line saying why,
+// and nothing else happens: no run starts, the run's timeline and its
+// state stay as they were.
+func TestBadInput(t *testing.T) {
+	srv, hs := testServer(t, Options{})
+	id := startRun(t, hs, nil)
+	run, err := srv.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := hs.URL + "/api/runs/" + id
+	big := `{"experiment": "` + strings.Repeat("x", maxBody) + `"}`
+	for _, c := range []struct {
+		name, method, url string
+		body              any
+		code              int
+		says              string
+	}{
+		{"unknown experiment", "POST", "/api/runs", map[string]any{"experiment": "nope"}, 400, `unknown experiment "nope"; this server offers server-60`},
+		{"path traversal", "POST", "/api/runs", map[string]any{"experiment": "../../../etc/passwd"}, 400, `unknown experiment "../../../etc/passwd"`},
+		{"a file's path", "POST", "/api/runs", map[string]any{"experiment": fig1}, 400, "unknown experiment"},
+		{"unknown policy", "POST", "/api/runs", map[string]any{"experiment": "server-60", "policy": "hope"}, 400, `experiment "server-60" has no policy "hope"`},
+		{"negative seed", "POST", "/api/runs", `{"experiment": "server-60", "seed": -1}`, 400, "malformed JSON"},
+		{"seed too large", "POST", "/api/runs", map[string]any{"experiment": "server-60", "seed": uint64(1) << 60}, 400, "seed must be a whole number from 0 to 9007199254740991"},
+		{"too many layers", "POST", "/api/runs", map[string]any{"experiment": "server-60", "layers": 99}, 400, "layers must be from 1 to 16"},
+		{"malformed JSON", "POST", "/api/runs", `{"experiment": `, 400, "malformed JSON"},
+		{"two documents", "POST", "/api/runs", `{"experiment": "server-60"} {}`, 400, "malformed JSON: more than one document"},
+		{"unknown field", "POST", "/api/runs", `{"experiment": "server-60", "file": "/etc/passwd"}`, 400, `malformed JSON: json: unknown field "file"`},
+		{"huge body", "POST", "/api/runs", big, 400, "the request's body is over 65536 bytes"},
+		{"huge load", "POST", api + "/change", map[string]any{"set": map[string]any{"load": 1e12}}, 400, "scenario.change.0.set.load: must be a finite number ≥ 0 and at most 1e9 requests/s, got 1e+12"},
+		{"huge load, jittered", "POST", api + "/change", map[string]any{"set": map[string]any{"load": 1e6, "layer.0.backoff.kind": "exponential", "layer.0.backoff.base": "250ms", "layer.0.backoff.jitter": "full"}}, 400, "too large to run live: its state could reach"},
+		{"huge spike", "POST", api + "/fault", map[string]any{"kind": "spike", "factor": 1e12, "length": "5s"}, 400, "scenario.fault.0.factor: a spike needs a factor in (0, 1e6]"},
+		{"negative timeout", "POST", api + "/change", map[string]any{"set": map[string]any{"layer.0.timeout": "-1s"}}, 400, "scenario.change.0.set.layer.0.timeout: must be ≥ 0, got -1s"},
+		{"negative length", "POST", api + "/fault", map[string]any{"kind": "outage", "length": -3}, 400, "scenario.fault.0.length: must be ≥ 0, got -3s"},
+		{"unknown key", "POST", api + "/change", map[string]any{"set": map[string]any{"laod": 50}}, 400, `scenario.change.0.set.laod: unknown key (did you mean "load"?)`},
+		{"fixed key", "POST", api + "/change", map[string]any{"set": map[string]any{"tick": "1ms"}}, 400, "tick cannot change during a run"},
+		{"wrong type", "POST", api + "/change", map[string]any{"set": map[string]any{"layer.0.attempts": "many"}}, 400, `wants a whole number, got "many"`},
+		{"null value", "POST", api + "/change", `{"set": {"load": null}}`, 400, "null is not a value a file can hold"},
+		{"empty change", "POST", api + "/change", `{"set": {}}`, 400, "a change needs keys to set"},
+		{"set as a list", "POST", api + "/change", `{"set": [1, 2]}`, 400, "malformed JSON"},
+		{"both", "POST", api + "/change", `{"set": {"load": 1}, "policy": "immediate"}`, 400, "either the keys to set or a policy"},
+		{"same policy", "POST", api + "/change", map[string]any{"policy": "immediate"}, 400, `the run already follows policy "immediate"`},
+		{"unknown policy switch", "POST", api + "/change", map[string]any{"policy": "../x"}, 400, `has no policy "../x"`},
+		{"fault with a start", "POST", api + "/fault", map[string]any{"kind": "outage", "length": "3s", "start": "1s"}, 400, "not its start"},
+		{"unknown fault kind", "POST", api + "/fault", map[string]any{"kind": "meteor", "length": "3s"}, 400, `scenario.fault.0.kind: "meteor" is not allowed`},
+		{"unknown fault key", "POST", api + "/fault", map[string]any{"kind": "outage", "lenght": "3s"}, 400, `fault: fault.0.lenght: unknown key (did you mean "length"?)`},
+		{"bad speed", "POST", api + "/control", map[string]any{"speed": "warp"}, 400, `speed "warp" is not one of 1, 10, max`},
+		{"pause in the past", "POST", api + "/control", map[string]any{"pause_at": -5}, 400, "pause_at: the run is at 0s and may last 15m; give a second in between, got -5"},
+		{"pause after the end", "POST", api + "/control", map[string]any{"pause_at": 1e9}, 400, "pause_at: the run is at 0s"},
+		{"bad reset", "POST", api + "/reset", map[string]any{"experiment": "../etc"}, 400, "unknown experiment"},
+		{"nothing to export", "GET", api + "/export.toml", nil, 400, "nothing has run yet"},
+		{"unknown run", "POST", "/api/runs/0123/fault", map[string]any{"kind": "outage", "length": "1s"}, 404, "no such run"},
+		{"unknown run's export", "GET", "/api/runs/../../go.mod/export.toml", nil, 404, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runs := srv.Runs()
+			run.mu.Lock()
+			steps, version, setup := len(run.tl.steps), run.version, run.tl.setup
+			run.mu.Unlock()
+			url := c.url
+			if strings.HasPrefix(url, "/") {
+				url = hs.URL + url
+			}
+			code, text := call(t, c.method, url, c.body)
+			if code != c.code {
+				t.Fatalf("status %d, want %d: %s", code, c.code, text)
+			}
+			if !strings.Contains(text, c.says) {
+				t.Errorf("says %q, want it to say %q", text, c.says)
+			}
+			if strings.Count(text, "\n") > 1 || (text != "" && !strings.HasSuffix(text, "\n")) {
+				t.Errorf("not one line: %q", text)
+			}
+			run.mu.Lock()
+			defer run.mu.Unlock()
+			if srv.Runs() != runs || len(run.tl.steps) != steps || run.version != version || run.tl.setup != setup {
+				t.Errorf("something happened: %d runs (was %d), %d interventions (was %d), version %d (was %d)",
+					srv.Runs(), runs, len(run.tl.steps), steps, run.version, version)
+			}
+		})
+	}
+}
+
+// TestSameMessageAsTheLoader: a change refused is refused with the message
+// stormlab run prints for the exported file holding it.
+func TestSameMessageAsTheLoader(t *testing.T) {
+	srv, hs := testServer(t, Options{})
+	id := startRun(t, hs, nil)
+	run, _ := srv.get(id)
+	set := map[string]any{"layer.0.timeout": "-1s"}
+	_, text := call(t, "POST", hs.URL+"/api/runs/"+id+"/change", map[string]any{"set": set})
+	run.mu.Lock()
+	_, err := run.tl.parse(1, []intervention{{Set: set}})
+	run.mu.Unlock()
+	if err == nil || text != err.Error()+"\n" {
+		t.Errorf("the page gets %q, the loader says %v", text, err)
+	}
+	if !strings.HasPrefix(text, "server-60-live.toml:") {
+		t.Errorf("the message does not name the exported file with the line of the key: %q", text)
+	}
+}
+
+// TestAssetsOnly: the page and its embedded assets are served, nothing
+// from the disk, whatever the path.
+func TestAssetsOnly(t *testing.T) {
+	_, hs := testServer(t, Options{})
+	code, page := call(t, "GET", hs.URL+"/", nil)
+	if code != 200 || !strings.Contains(page, "uPlot.iife.min.js") {
+		t.Fatalf("the page: %d", code)
+	}
+	for _, p := range []string{"/assets/app.js", "/assets/vendor/uplot/uPlot.iife.min.js", "/assets/vendor/uplot/LICENSE"} {
+		if code, _ := call(t, "GET", hs.URL+p, nil); code != 200 {
+			t.Errorf("%s: %d", p, code)
+		}
+	}
+	for _, p := range []string{"/assets/../server.go", "/assets/..%2fserver.go", "/assets/%2e%2e/server.go", "/../../go.mod", "/assets/../../../../go.mod", "/server.go", "/assets/vendor/../../assets.go"} {
+		req, err := http.NewRequest("GET", hs.URL+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.URL.Opaque = p // sent as written, not cleaned by the client
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 4096)
+		n, _ := res.Body.Read(buf)
+		res.Body.Close()
+		body := string(buf[:n])
+		if res.StatusCode == 200 || strings.Contains(body, "package serve") || strings.Contains(body, "module github.com") {
+			t.Errorf("%s: %d %.80q", p, res.StatusCode, body)
+		}
+	}
+}
+
+// TestLoopbackOnly: with Loopback set, a request naming another host (a
+// rebound name) is refused, and so is a request from a page of another
+// site.
+func TestLoopbackOnly(t *testing.T) {
+	_, hs := testServer(t, Options{Loopback: true})
+	req, _ := http.NewRequest("GET", hs.URL+"/api/experiments", nil)
+	req.Host = "attacker.example:8080"
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 {
+		t.Errorf("Host attacker.example: %d, want 400", res.StatusCode)
+	}
+	req.Host = ""
+	req.Header.Set("Origin", "http://attacker.example")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 403 {
+		t.Errorf("Origin attacker.example: %d, want 403", res.StatusCode)
+	}
+	req.Header.Set("Origin", hs.URL)
+	for _, h := range []string{"localhost:8080", "127.0.0.1:1", "[::1]:80"} {
+		req.Host = h
+		req.Header.Set("Origin", "http://"+h)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("Host %s: %d, want 200", h, res.StatusCode)
+		}
+	}
+}
+
+// TestCaps: no more runs than MaxRuns, a run no page attaches to ends,
+// and a run stops at MaxLength.
+func TestCaps(t *testing.T) {
+	srv, hs := testServer(t, Options{MaxRuns: 2, Idle: 100 * time.Millisecond, MaxLength: 5 * time.Second})
+	a := startRun(t, hs, nil)
+	startRun(t, hs, nil)
+	if code, text := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "server-60"}); code != http.StatusServiceUnavailable || !strings.Contains(text, "as many live runs as it may (2)") {
+		t.Errorf("a third run: %d %s", code, text)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, a)
+	if code, _ := call(t, "POST", hs.URL+"/api/runs/"+a+"/control", map[string]any{"speed": "max"}); code != 204 {
+		t.Fatal(code)
+	}
+	var names []string
+	for !slices.Contains(names, "end") {
+		name, data := s.next(t)
+		names = append(names, name)
+		if name == "end" && !strings.Contains(string(data), "the run reached the 5s a live run may last") {
+			t.Errorf("end: %s", data)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Runs() != 1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if srv.Runs() != 1 {
+		t.Errorf("%d runs; the one no page attached to should have ended", srv.Runs())
+	}
+	if code, text := call(t, "POST", hs.URL+"/api/runs/"+a+"/fault", map[string]any{"kind": "outage", "length": "1s"}); code != 400 || !strings.Contains(text, "the run has ended") {
+		t.Errorf("a fault after the end: %d %s", code, text)
+	}
+}

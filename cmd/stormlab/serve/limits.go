@@ -1,0 +1,26 @@
+package serve
+
+import "github.com/stormlab/stormlab/model"
+
+// capRows is the rows a run of the timeline may reach.
+func (s *Server) capRows(tl *live) int { return max(1, int(s.opt.MaxLength.Seconds()/tl.step)) }
+
+// fits refuses a timeline whose run could outgrow the memory a live run
+// may hold, by the engine's estimate from above of its state over the
+// longest a run may last, before a core is spent finding out.
+func (s *Server) fits(tl *live, steps []intervention) error {
+	e, err := tl.parse(s.capRows(tl), steps)
+	if err != nil {
+		return err
+	}
+	p := e.Grid.Cells()[0].Plan
+	worst := p.Cost(true).State
+	for _, c := range p.Changes {
+		worst = max(worst, c.Plan.Cost(true).State)
+	}
+	if worst > s.opt.MaxMemory {
+		return badInput("too large to run live: its state could reach %s (an estimate from above), over the %s a live run may hold; export the run and use stormlab run, which may use more",
+			model.Bytes(worst), model.Bytes(s.opt.MaxMemory))
+	}
+	return nil
+}
