@@ -134,7 +134,11 @@ func (c *calendar) add(now, at int64, ph uint8, ev event) {
 	if at-now < int64(len(c.ring)) {
 		i := at & c.mask
 		l := &c.ring[i].lists[ph]
-		if len(*l) == cap(*l) && len(*l) >= pooledMin/2 {
+		if cap(*l) == 0 {
+			// A slot that handed its buffer to the pool takes one back
+			// rather than growing a new one from nothing.
+			*l = c.pool.get(pooledMin)
+		} else if len(*l) == cap(*l) && len(*l) >= pooledMin/2 {
 			// A spare buffer instead of a new one. The old one is left to
 			// the collector, never pooled: the tick being run may still
 			// point into it.
