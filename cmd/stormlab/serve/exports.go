@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
@@ -28,15 +29,21 @@ func (s *Server) exportTOML(w http.ResponseWriter, _ *http.Request, run *run) {
 	download(w, "application/toml", tl.name()+".toml", src)
 }
 
+// exported is the run so far as the experiment its TOML export holds,
+// with the rows streamed; an error before the first second has run.
+func exported(run *run) (*live, *experiments.Experiment, []model.SeriesRow, error) {
+	tl, steps, sent := run.snapshot()
+	if len(sent) == 0 {
+		return nil, nil, nil, badInput("nothing has run yet: export after the first second")
+	}
+	e, err := tl.parse(len(sent), steps)
+	return tl, e, sent, err
+}
+
 // exportCSV sends the rows streamed as series.csv, as stormlab run writes
 // it for the exported file.
 func (s *Server) exportCSV(w http.ResponseWriter, _ *http.Request, run *run) {
-	tl, steps, sent := run.snapshot()
-	if len(sent) == 0 {
-		fail(w, badInput("nothing has run yet: export after the first second"))
-		return
-	}
-	e, err := tl.parse(len(sent), steps)
+	tl, e, sent, err := exported(run)
 	if err != nil {
 		fail(w, err)
 		return
@@ -54,12 +61,7 @@ func (s *Server) exportCSV(w http.ResponseWriter, _ *http.Request, run *run) {
 // stormlab run draws it for the exported file.
 func (s *Server) exportChart(format string) func(http.ResponseWriter, *http.Request, *run) {
 	return func(w http.ResponseWriter, r *http.Request, run *run) {
-		tl, steps, sent := run.snapshot()
-		if len(sent) == 0 {
-			fail(w, badInput("nothing has run yet: export after the first second"))
-			return
-		}
-		e, err := tl.parse(len(sent), steps)
+		tl, e, _, err := exported(run)
 		if err != nil {
 			fail(w, err)
 			return

@@ -76,15 +76,7 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 
 // createRun starts a run of the setup the page sends.
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
-	var st setup
-	if err := decode(r, &st); err != nil {
-		fail(w, err)
-		return
-	}
-	tl, err := newLive(s.cat, st)
-	if err == nil {
-		err = s.fits(tl, nil)
-	}
+	tl, err := s.liveFrom(r, setup{})
 	if err != nil {
 		fail(w, err)
 		return
@@ -132,19 +124,25 @@ func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, run *run) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// liveFrom is the run of the setup the request sends, over st (the
+// fields it leaves out keep st's values), checked to fit the server's caps.
+func (s *Server) liveFrom(r *http.Request, st setup) (*live, error) {
+	if err := decode(r, &st); err != nil {
+		return nil, err
+	}
+	tl, err := newLive(s.cat, st)
+	if err != nil {
+		return nil, err
+	}
+	return tl, s.fits(tl, nil)
+}
+
 // resetRun starts the run again, with the setup sent or its own.
 func (s *Server) resetRun(w http.ResponseWriter, r *http.Request, run *run) {
 	run.mu.Lock()
 	st := run.tl.setup
 	run.mu.Unlock()
-	if err := decode(r, &st); err != nil {
-		fail(w, err)
-		return
-	}
-	tl, err := newLive(s.cat, st)
-	if err == nil {
-		err = s.fits(tl, nil)
-	}
+	tl, err := s.liveFrom(r, st)
 	if err != nil {
 		fail(w, err)
 		return
