@@ -9,16 +9,13 @@ package model
 // it turns away fail their try at once and are counted; the outcomes of
 // calls already made when it opens still count.
 type breaker struct {
-	plan     BreakerPlan
-	state    breakerState
-	until    int64 // open: the tick it turns half-open
-	run      int64 // consecutive failures
-	probes   int64 // half-open: probes that may still go
-	calls    []int64
-	fails    []int64
-	at       int64 // the window's newest slice
-	sumCalls int64
-	sumFails int64
+	plan   BreakerPlan
+	state  breakerState
+	until  int64      // open: the tick it turns half-open
+	run    int64      // consecutive failures
+	probes int64      // half-open: probes that may still go
+	calls  slidingSum // failure ratio: the calls answered over the window
+	fails  slidingSum // and the failures among them
 }
 
 type breakerState uint8
@@ -30,11 +27,7 @@ const (
 )
 
 func newBreaker(p BreakerPlan) *breaker {
-	b := &breaker{plan: p, at: -1}
-	if p.Kind == BreakerRatio {
-		b.calls, b.fails = make([]int64, 10), make([]int64, 10)
-	}
-	return b
+	return &breaker{plan: p, calls: newSlidingSum(p.SliceTicks), fails: newSlidingSum(p.SliceTicks)}
 }
 
 // allow says how many of n calls may go at tick now.
@@ -73,12 +66,11 @@ func (b *breaker) record(now, ok, bad int64) {
 	}
 	b.run += bad
 	if b.plan.Kind == BreakerRatio {
-		b.slide(now)
-		b.calls[b.at%10] += ok + bad
-		b.fails[b.at%10] += bad
-		b.sumCalls += ok + bad
-		b.sumFails += bad
-		if b.sumCalls >= b.plan.MinCalls && float64(b.sumFails) >= b.plan.Ratio*float64(b.sumCalls) {
+		b.calls.slide(now)
+		b.fails.slide(now)
+		b.calls.add(ok + bad)
+		b.fails.add(bad)
+		if b.calls.sum >= b.plan.MinCalls && float64(b.fails.sum) >= b.plan.Ratio*float64(b.calls.sum) {
 			b.open(now)
 		}
 		return
@@ -93,23 +85,7 @@ func (b *breaker) open(now int64) {
 	b.clearWindow()
 }
 
-// slide moves the failure-ratio window, ten slices long, to tick now.
-func (b *breaker) slide(now int64) {
-	i := now / b.plan.SliceTicks
-	if i == b.at {
-		return
-	}
-	for j := max(b.at+1, i-9); j <= i; j++ {
-		k := j % 10
-		b.sumCalls -= b.calls[k]
-		b.sumFails -= b.fails[k]
-		b.calls[k], b.fails[k] = 0, 0
-	}
-	b.at = i
-}
-
 func (b *breaker) clearWindow() {
-	clear(b.calls)
-	clear(b.fails)
-	b.sumCalls, b.sumFails = 0, 0
+	b.calls.reset()
+	b.fails.reset()
 }

@@ -9,45 +9,31 @@ package model
 type adaptiveThrottle struct {
 	k              float64
 	r              *rng
-	slice          int64
-	tries, accepts []int64 // per slice, rings of ten
-	at             int64
-	sumT, sumA     int64
+	tries, accepts slidingSum
 }
 
 func newAdaptiveThrottle(b *BudgetPlan, r *rng) budget {
-	return &adaptiveThrottle{k: b.K, r: r, slice: max(1, b.WindowTicks/10),
-		tries: make([]int64, 10), accepts: make([]int64, 10), at: -1}
+	w := newSlidingSum(b.WindowTicks / 10)
+	return &adaptiveThrottle{k: b.K, r: r, tries: w, accepts: w}
 }
 
 func (a *adaptiveThrottle) tick(t, _ int64) {
-	i := t / a.slice
-	if i == a.at {
-		return
-	}
-	for j := max(a.at+1, i-9); j <= i; j++ {
-		k := j % 10
-		a.sumT -= a.tries[k]
-		a.sumA -= a.accepts[k]
-		a.tries[k], a.accepts[k] = 0, 0
-	}
-	a.at = i
+	a.tries.slide(t)
+	a.accepts.slide(t)
 }
 
 func (a *adaptiveThrottle) send(_ bool, n int64) int64 {
-	p := (float64(a.sumT) - a.k*float64(a.sumA)) / float64(a.sumT+1)
+	p := (float64(a.tries.sum) - a.k*float64(a.accepts.sum)) / float64(a.tries.sum+1)
 	rejected := int64(0)
 	if p > 0 {
 		rejected = binomial(a.r, n, min(1, p))
 	}
-	a.tries[a.at%10] += n
-	a.sumT += n
+	a.tries.add(n)
 	return n - rejected
 }
 
 func (a *adaptiveThrottle) succeed(k int64, _, _ bool) {
-	a.accepts[a.at%10] += k
-	a.sumA += k
+	a.accepts.add(k)
 }
 
 func (a *adaptiveThrottle) fail(k int64, _, _ bool) int64 { return k }

@@ -11,14 +11,11 @@ package model
 type finagleBudget struct {
 	deposit, cost int64
 	reserve       int64
-	slice         int64   // ticks per slice of the window
-	slices        []int64 // sums per slice, a ring of ten
-	at            int64   // the slice index (tick / slice) of slices' newest entry
-	sum           int64
+	balance       slidingSum // deposits less withdrawals over the last ttl
 }
 
 func newFinagleBudget(b *BudgetPlan, _ *rng) budget {
-	f := &finagleBudget{slice: max(1, b.TTLTicks/10), slices: make([]int64, 10), at: -1}
+	f := &finagleBudget{balance: newSlidingSum(b.TTLTicks / 10)}
 	if b.PercentCanRetry == 0 {
 		f.cost = 1 // only the reserve, refilled by time
 	} else {
@@ -41,28 +38,12 @@ func checkFinagleBudget(b Budget) *FieldError {
 	return nil
 }
 
-// tick moves the window to tick t: slices older than ten slices expire.
-func (f *finagleBudget) tick(t, _ int64) {
-	i := t / f.slice
-	if i == f.at {
-		return
-	}
-	for j := max(f.at+1, i-9); j <= i; j++ {
-		k := j % 10
-		f.sum -= f.slices[k]
-		f.slices[k] = 0
-	}
-	f.at = i
-}
-
-func (f *finagleBudget) add(x int64) {
-	f.slices[f.at%10] += x
-	f.sum += x
-}
+// tick moves the window to tick t: what is older than ttl expires.
+func (f *finagleBudget) tick(t, _ int64) { f.balance.slide(t) }
 
 func (f *finagleBudget) send(retry bool, n int64) int64 {
 	if !retry {
-		f.add(n * f.deposit)
+		f.balance.add(n * f.deposit)
 	}
 	return n
 }
@@ -71,8 +52,8 @@ func (f *finagleBudget) fail(k int64, _, last bool) int64 {
 	if last {
 		return 0
 	}
-	ok := min(k, max(0, (f.sum+f.reserve)/f.cost))
-	f.add(-ok * f.cost)
+	ok := min(k, max(0, (f.balance.sum+f.reserve)/f.cost))
+	f.balance.add(-ok * f.cost)
 	return ok
 }
 

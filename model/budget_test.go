@@ -231,7 +231,7 @@ func TestAdaptiveThrottle(t *testing.T) {
 	// 2000 tries, 1000 accepted; now 10,000 tries, none accepted:
 	b.send(false, 10000) // p was 0 when drawn
 	a := b.(*adaptiveThrottle)
-	p0 := (float64(a.sumT) - 2*float64(a.sumA)) / float64(a.sumT+1) // (12000 − 2000)/12001
+	p0 := (float64(a.tries.sum) - 2*float64(a.accepts.sum)) / float64(a.tries.sum+1) // (12000 − 2000)/12001
 	sent := b.send(false, 100000)
 	if want := 100000 * (1 - p0); math.Abs(float64(sent)-want) > 5*math.Sqrt(100000*p0*(1-p0)) {
 		t.Errorf("rejection p = %.3f: %d of 100000 sent, want about %.0f", p0, sent, want)
