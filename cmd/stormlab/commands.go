@@ -324,10 +324,8 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		if files, err = filepath.Glob("experiments/*.toml"); err != nil || len(files) == 0 {
-			return &usageError{"no experiment files given and none in experiments/"}
-		}
+	if files, err = orAllExperiments(files); err != nil {
+		return err
 	}
 	if info, err := os.Stat(*base); err != nil || !info.IsDir() {
 		return &usageError{fmt.Sprintf("-baseline %s: no such folder", *base)}
@@ -536,4 +534,17 @@ func warn(stderr io.Writer, name string, cells []sweep.Cell, results []model.Res
 			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", name, cells[i].Label(), w)
 		}
 	}
+}
+
+// orAllExperiments is files, or every experiments/*.toml when none are
+// given (check and serve default to them).
+func orAllExperiments(files []string) ([]string, error) {
+	if len(files) > 0 {
+		return files, nil
+	}
+	all, err := filepath.Glob("experiments/*.toml")
+	if err != nil || len(all) == 0 {
+		return nil, &usageError{"no experiment files given and none in experiments/"}
+	}
+	return all, nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/stormlab/stormlab/cmd/stormlab/serve"
@@ -38,10 +37,8 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		if files, err = filepath.Glob("experiments/*.toml"); err != nil || len(files) == 0 {
-			return &usageError{"no experiment files given and none in experiments/"}
-		}
+	if files, err = orAllExperiments(files); err != nil {
+		return err
 	}
 	srv, err := serve.New(serve.Options{Files: files, Loopback: loopbackAddr(*addr)})
 	if err != nil {
