@@ -51,7 +51,7 @@ func (p *Plan) Cost(series bool) Cost {
 	if p.Server.Queues() {
 		entries = math.Min(calls, float64(p.Ticks)) // abandoned calls merge into one entry a tick
 	}
-	c.State += int64(math.Min(groups*(groupBytes+eventBytes)+entries*entryBytes, 1<<62))
+	c.State += int64(math.Min(groups*float64(p.groupSize()+eventBytes)+entries*entryBytes, 1<<62))
 	return c
 }
 
@@ -62,6 +62,16 @@ func (p *Plan) peakLoad() float64 {
 		r = math.Max(r, p.Load*sg.ArrFactor)
 	}
 	return r
+}
+
+// groupSize is the bytes one group holds in a run of p: the group and its
+// place in the free list, and the extra part every group has when requests
+// carry a deadline, bottom tries are hedged or cancellation lists children.
+func (p *Plan) groupSize() int64 {
+	if p.Deadline >= 0 || p.Cancel || len(p.Chain) > 0 && p.Chain[len(p.Chain)-1].Hedge.Delay > 0 {
+		return groupBytes + extraBytes
+	}
+	return groupBytes
 }
 
 // jittered reports whether any caller draws its waits.

@@ -20,28 +20,69 @@ const (
 // crossing the network), so waiting costs no group.
 type group struct {
 	parent   *group
-	kids     *[]*group // with cancel_abandoned: groups started for this one (a pointer: most runs have none)
-	waiting  int64     // instances with no answer yet
-	queued   int64     // bottom layer: calls waiting at the dependency
-	deadline int64     // the tick the caller gives up on this try
-	born     int64     // the tick the try was sent
-	// excess: calls of g withdrawn from the dependency's waiting room
-	// while its entries there still count them (see queueServer).
-	excess   int64
-	hg       *hedge // a hedged try: the pair's state; nil otherwise
-	reqDL    int64  // the request's deadline, passed down the chain (never: none)
+	x        *groupExtra // what only some runs need; nil until one does
+	waiting  int64       // instances with no answer yet
+	queued   int64       // bottom layer: calls waiting at the dependency
+	deadline int64       // the tick the caller gives up on this try
 	attempt  int32
 	client   int32
 	prevWait int32 // decorrelated jitter: the wait before this try, in ticks
 	refs     int32 // pending events, queue entries, children and starts pointing here
 	layer    int8
-	side     uint8 // with hg: 0 for the original calls, 1 for their hedges
 	state    groupState
 	retry    bool // a retry somewhere on the way from the user request
 	flaky    bool // of a request whose first tries at the dependency fail
 	// afterTimeout: the group is a retry sent after its try timed out
 	// (budgets that charge a timeout more).
 	afterTimeout bool
+}
+
+// groupExtra is the part of a group that only runs with deadlines,
+// hedging, cancellation or withdrawals need. Kept apart, a group is one
+// 64-byte cache line: a storm touches millions of them in no order.
+// A recycled group keeps its extra, emptied when it is opened again.
+type groupExtra struct {
+	kids  []*group // with cancel_abandoned: groups started for this one
+	hg    *hedge   // a hedged try: the pair's state; nil otherwise
+	reqDL int64    // the request's deadline, passed down the chain (never: none)
+	born  int64    // with hedging: the tick the try was sent
+	// excess: calls of g withdrawn from the dependency's waiting room
+	// while its entries there still count them (see queueServer).
+	excess int64
+	side   uint8 // with hg: 0 for the original calls, 1 for their hedges
+}
+
+// ext returns g's extra part, made on first use.
+func (g *group) ext() *groupExtra {
+	if g.x == nil {
+		g.x = &groupExtra{reqDL: never}
+	}
+	return g.x
+}
+
+// reqDL is the deadline of the request g works for (never: none).
+func (g *group) reqDL() int64 {
+	if g.x == nil {
+		return never
+	}
+	return g.x.reqDL
+}
+
+// pair is g's hedged pair, or nil.
+func (g *group) pair() *hedge {
+	if g.x == nil {
+		return nil
+	}
+	return g.x.hg
+}
+
+// excess is how many of g's calls counted in the waiting room's entries
+// were withdrawn.
+func (g *group) excess() int64 {
+	if g.x == nil {
+		return 0
+	}
+	return g.x.excess
 }
 
 // groups hands out groups and takes them back once nothing refers to them,
@@ -58,11 +99,16 @@ type groups struct {
 
 func (gs *groups) get() *group {
 	gs.live++
-	if k := len(gs.free); k > 0 && !gs.poison {
+	if k := len(gs.free); k > 0 {
 		g := gs.free[k-1]
 		gs.free = gs.free[:k-1]
 		return g
 	}
+	return gs.fresh()
+}
+
+// fresh returns a group never used, from the current block.
+func (gs *groups) fresh() *group {
 	if len(gs.slab) == 0 {
 		// Blocks double from 16 to 256 groups: a run whose groups are
 		// recycled as fast as they start needs few.
@@ -91,7 +137,9 @@ func (gs *groups) release(g *group) {
 		}
 		p := g.parent
 		g.parent, g.state = nil, gsFree
-		gs.free = append(gs.free, g)
+		if !gs.poison {
+			gs.free = append(gs.free, g)
+		}
 		g = p
 	}
 }

@@ -84,8 +84,9 @@ func trimZero(s string) string {
 
 // Sizes of the live state's parts, for the memory cap.
 const (
-	groupBytes  = 104 // a group, and its place in the free list
-	eventBytes  = 40  // a scheduled event
+	groupBytes  = 72  // a group, and its place in the free list
+	extraBytes  = 64  // a group's extra part (deadlines, hedging, cancellation)
+	eventBytes  = 32  // a scheduled event
 	entryBytes  = 16  // a queued entry, a cohort
 	seriesBytes = 120 // a row of a series
 )

@@ -82,10 +82,26 @@ func TestStateSizes(t *testing.T) {
 	if g := int64(unsafe.Sizeof(group{})) + 8; groupBytes < g {
 		t.Errorf("groupBytes = %d, but a group and its free-list slot take %d", groupBytes, g)
 	}
+	if x := int64(unsafe.Sizeof(groupExtra{})); extraBytes < x {
+		t.Errorf("extraBytes = %d, but a group's extra part takes %d", extraBytes, x)
+	}
 	if e := int64(unsafe.Sizeof(event{})); eventBytes < e {
 		t.Errorf("eventBytes = %d, but an event takes %d", eventBytes, e)
 	}
 	if e := int64(unsafe.Sizeof(qEntry{})); entryBytes < e {
 		t.Errorf("entryBytes = %d, but a queue entry takes %d", entryBytes, e)
+	}
+}
+
+// TestHotTypesFitCacheLines: a storm reads and writes millions of groups in
+// no order and copies every event through the calendar, so a group stays
+// one 64-byte cache line and an event half of one (BenchmarkStorm10k and
+// BenchmarkPolicies measure what a larger one costs).
+func TestHotTypesFitCacheLines(t *testing.T) {
+	if g := unsafe.Sizeof(group{}); g > 64 {
+		t.Errorf("a group takes %d bytes, more than a 64-byte cache line: move what few runs need into groupExtra", g)
+	}
+	if e := unsafe.Sizeof(event{}); e > 32 {
+		t.Errorf("an event takes %d bytes, more than 32", e)
 	}
 }

@@ -35,7 +35,7 @@ func (s *stoch) hedgeLater(g *group) {
 // hedgeNow sends hedges for g's instances still waiting: as many as the
 // hedger's cap and the retry budget allow.
 func (s *stoch) hedgeNow(g *group) {
-	if g.state != gsOpen || g.waiting == 0 || g.hg != nil {
+	if g.state != gsOpen || g.waiting == 0 || g.pair() != nil {
 		return
 	}
 	m := s.hedger.take(s.now, g.waiting)
@@ -48,10 +48,11 @@ func (s *stoch) hedgeNow(g *group) {
 	s.c.hedges += m
 	s.tk.hedges += m
 	hg := &hedge{paired: m, single: [2]int64{g.waiting - m, 0}}
-	h := s.open(g.parent, g.layer, g.attempt, g.client, g.prevWait, true, g.afterTimeout, g.flaky, g.reqDL, m)
-	h.deadline, h.born = g.deadline, g.born
+	h := s.open(g.parent, g.layer, g.attempt, g.client, g.prevWait, true, g.afterTimeout, g.flaky, g.reqDL(), m)
+	gx, hx := g.ext(), h.ext()
+	h.deadline, hx.born = g.deadline, gx.born
 	hg.g = [2]*group{g, h}
-	g.hg, h.hg, h.side = hg, hg, 1
+	gx.hg, hx.hg, hx.side = hg, hg, 1
 	g.refs++
 	h.refs++
 	s.launch(h)
@@ -59,21 +60,21 @@ func (s *stoch) hedgeNow(g *group) {
 
 // sentAsRetry reports whether g's calls count as retries for the budgets:
 // retries, and hedges.
-func (g *group) sentAsRetry() bool { return g.attempt > 1 || g.hg != nil && g.side == 1 }
+func (g *group) sentAsRetry() bool { return g.attempt > 1 || g.pair() != nil && g.x.side == 1 }
 
 // awaitedCopies is how many of g's waiting instances someone waits for.
 func (g *group) awaitedCopies() int64 {
-	if g.hg == nil {
+	if g.pair() == nil {
 		return g.waiting
 	}
-	return g.waiting - g.hg.dead[g.side]
+	return g.waiting - g.x.hg.dead[g.x.side]
 }
 
 // answerHedged delivers k answers to g, a side of a hedged try that is
 // still open: the answers to dead instances are dropped, the others settle
 // their try or leave it to the twin.
 func (s *stoch) answerHedged(g *group, k int64, out outcome) {
-	hg, i := g.hg, g.side
+	hg, i := g.x.hg, g.x.side
 	j := 1 - i
 	twin := hg.g[j]
 	d := hypergeometric(s.r, g.waiting, hg.dead[i], k)
@@ -115,7 +116,7 @@ func (s *stoch) cancelCopies(g *group, x int64) {
 		if w := hypergeometric(s.r, g.waiting, g.queued, x); w > 0 {
 			s.srv.withdraw(g, w)
 			g.waiting -= w
-			g.hg.dead[g.side] -= w
+			g.x.hg.dead[g.x.side] -= w
 		}
 	}
 	s.closeIfSettled(g)
@@ -128,13 +129,13 @@ func (s *stoch) closeIfSettled(g *group) {
 	case g.state != gsOpen:
 	case g.waiting == 0:
 		g.state = gsDone
-	case g.waiting == g.hg.dead[g.side]:
+	case g.waiting == g.x.hg.dead[g.x.side]:
 		g.state = gsCancelled
 		if g.queued > 0 {
 			s.srv.withdraw(g, g.queued)
 		}
 	}
-	s.pairOver(g.hg)
+	s.pairOver(g.x.hg)
 }
 
 // pairOver lets go of a hedged pair's groups once neither is open: nothing
@@ -154,7 +155,7 @@ func (s *stoch) pairOver(hg *hedge) {
 // of those pairs are given up too; the twin's own deadline, the same tick,
 // deals with its singles).
 func (s *stoch) timeoutHedged(g *group) (tries int64) {
-	hg, i := g.hg, g.side
+	hg, i := g.x.hg, g.x.side
 	j := 1 - i
 	tries = hg.single[i] + hg.paired
 	s.budgets.end(g.layer, g.client, g.sentAsRetry(), tries)

@@ -165,7 +165,7 @@ func (q *queueServer) checkCounts() {
 		if g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
 			continue
 		}
-		sum += n - g.excess
+		sum += n - g.excess()
 	}
 	if sum != q.queued {
 		panic(fmt.Sprintf("stochastic engine: tick %d: the waiting room holds %d calls but counts %d", q.s.now, sum, q.queued))
@@ -193,15 +193,15 @@ func (q *queueServer) idle(a, b int64) { idleCredit(q.s, &q.cr, a, b) }
 func (q *queueServer) withdraw(g *group, n int64) {
 	q.queued -= n
 	g.queued -= n
-	g.excess += n
+	g.ext().excess += n
 }
 
 // dropWithdrawn drops from an entry the calls of its group that were withdrawn.
 func (e *qEntry) dropWithdrawn() {
-	if g := e.g; g != nil && g.excess > 0 {
-		d := min(e.n, g.excess)
+	if g := e.g; g != nil && g.excess() > 0 {
+		d := min(e.n, g.x.excess)
 		e.n -= d
-		g.excess -= d
+		g.x.excess -= d
 	}
 }
 

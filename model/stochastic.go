@@ -91,6 +91,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	}
 	h = max(h, p.ThinkTicks+1, int64(p.Network.Delay)*2+2, int64(math.Round(p.Latency*p.TPS))+2)
 	s.cal = newCalendar(min(h, p.Ticks+1))
+	s.cal.dropRefs = !s.gs.recycle
 	return s
 }
 
@@ -110,7 +111,7 @@ func (s *stoch) run() {
 		}
 		s.step(t)
 		last = t
-		if !s.g.ok(s.live(), float64(t)*p.TickS) {
+		if s.g != nil && !s.g.ok(s.live(), float64(t)*p.TickS) {
 			return
 		}
 	}
@@ -344,7 +345,7 @@ func (s *stoch) capacityOver(a, b int64) float64 {
 // live is the bytes of state the run holds: its groups, its scheduled
 // events, the calls queued at the dependency and its series.
 func (s *stoch) live() int64 {
-	b := s.gs.live*groupBytes + s.cal.n*eventBytes + s.srv.entries()*entryBytes
+	b := s.gs.live*s.p0.groupSize() + s.cal.n*eventBytes + s.srv.entries()*entryBytes
 	if s.rec != nil {
 		b += int64(len(s.rec.s.Rows)) * seriesBytes
 	}
@@ -406,13 +407,13 @@ func (s *stoch) flaky(n int64) int64 {
 // a group whose parent is no longer waiting is not started: its caller
 // gave up, or was cancelled from above.
 func (s *stoch) startEvent(ev *event) {
-	parent := ev.g
+	parent := ev.parent()
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
 		f := ev.start
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), ev.dl, ev.n)
+		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), ev.reqDL(), ev.n)
 	}
-	if parent != nil {
-		s.gs.release(parent)
+	if ev.g != nil {
+		s.gs.release(ev.g)
 	}
 }
 
@@ -457,24 +458,31 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 // open makes the group of n instances of a layer's try, waiting from now;
 // it is pinned until launch releases it.
 func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout, flaky bool, dl, n int64) *group {
-	g := s.gs.get() // a fresh or recycled group: its kids are nil
-	g.parent, g.waiting, g.queued, g.excess, g.deadline, g.born = parent, n, 0, 0, never, s.now
+	g := s.gs.get() // a fresh or recycled group
+	deadline := dl
+	if t := s.p.Chain[layer].Timeout; t >= 0 {
+		deadline = min(s.now+t, dl)
+	}
+	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, deadline
 	g.attempt, g.client, g.prevWait, g.refs = attempt, client, wait, 1 // pinned while it starts
-	g.layer, g.state, g.retry, g.afterTimeout = layer, gsOpen, retry, afterTimeout
-	g.flaky, g.reqDL, g.hg, g.side = flaky, dl, nil, 0
+	g.layer, g.state, g.retry, g.afterTimeout, g.flaky = layer, gsOpen, retry, afterTimeout, flaky
+	x := g.x
+	if x != nil {
+		*x = groupExtra{reqDL: never}
+	}
+	if dl != never {
+		g.ext().reqDL = dl
+	}
+	if s.hedger != nil && layer == s.bottom {
+		g.ext().born = s.now
+	}
 	if parent != nil {
 		parent.refs++
 		if s.p.Cancel {
-			if parent.kids == nil {
-				parent.kids = new([]*group)
-			}
-			*parent.kids = append(*parent.kids, g)
+			x := parent.ext()
+			x.kids = append(x.kids, g)
 		}
 	}
-	if t := s.p.Chain[layer].Timeout; t >= 0 {
-		g.deadline = s.now + t
-	}
-	g.deadline = min(g.deadline, dl)
 	return g
 }
 
@@ -496,7 +504,7 @@ func (s *stoch) launch(g *group) {
 				s.schedule(s.now+x.d, phStart, event{kind: evArrive, g: g, n: x.n})
 			default:
 				s.schedule(s.now+x.d, phStart, event{kind: evStart, g: g, layer: layer + 1, attempt: 1,
-					client: g.client, start: flagsOf(g.retry, g.flaky, false), dl: g.reqDL, n: x.n})
+					client: g.client, start: flagsOf(g.retry, g.flaky, false), n: x.n})
 			}
 		}
 	}
@@ -513,7 +521,7 @@ func (s *stoch) down(g *group, n int64) {
 		s.toServer(g, n)
 		return
 	}
-	s.start(g, g.layer+1, 1, g.client, 0, g.retry, false, g.flaky, g.reqDL, n)
+	s.start(g, g.layer+1, 1, g.client, 0, g.retry, false, g.flaky, g.reqDL(), n)
 }
 
 // toServer counts n calls of g reaching the dependency and hands them over.
@@ -667,7 +675,7 @@ func (s *stoch) answer(g *group, k int64, out outcome) {
 	if k > g.waiting {
 		panic("stochastic engine: more answers than instances waiting")
 	}
-	if g.hg != nil {
+	if g.pair() != nil {
 		s.answerHedged(g, k, out)
 		return
 	}
@@ -695,7 +703,7 @@ func (s *stoch) settle(g *group, k int64, out outcome) {
 		return
 	}
 	if s.hedger != nil && g.layer == s.bottom {
-		s.hedger.succeeded(s.now, s.now-g.born, k)
+		s.hedger.succeeded(s.now, s.now-g.x.born, k)
 	}
 	s.succeed(g, k)
 }
@@ -759,15 +767,19 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		wait := int32(min(x.d, math.MaxInt32))
 		flags := flagsOf(true, g.flaky, timeout && s.budgets.timeouts)
 		if !s.p.Single {
-			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.g == g.parent &&
+			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.parent() == g.parent &&
 				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait &&
-				e.start == flags && e.dl == g.reqDL {
+				e.start&^startSibling == flags && e.reqDL() == g.reqDL() {
 				e.n += x.n
 				continue
 			}
 		}
-		s.schedule(due, phStart, event{kind: evStart, g: g.parent, layer: g.layer, attempt: g.attempt + 1,
-			client: g.client, wait: wait, start: flags, dl: g.reqDL, n: x.n})
+		ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: g.attempt + 1,
+			client: g.client, wait: wait, start: flags, n: x.n}
+		if g.parent == nil && g.reqDL() != never {
+			ev.g, ev.start = g, flags|startSibling // g holds the request's deadline
+		}
+		s.schedule(due, phStart, ev)
 	}
 }
 
@@ -780,15 +792,15 @@ func (s *stoch) timeout(g *group) {
 		return
 	}
 	k := g.waiting
-	if g.hg != nil {
+	if g.pair() != nil {
 		k = s.timeoutHedged(g) // the tries, not the copies, fail
 	} else {
 		s.budgets.end(g.layer, g.client, g.attempt > 1, k)
 	}
 	g.waiting = 0
 	g.state = gsClosed
-	if g.hg != nil {
-		s.pairOver(g.hg)
+	if g.pair() != nil {
+		s.pairOver(g.x.hg)
 	}
 	s.tk.timeouts += k
 	if b := s.breaker(g.layer, g.client); b != nil {
@@ -810,23 +822,23 @@ func (s *stoch) timeout(g *group) {
 // Retries and calls not yet started for them see their parent closed and
 // do not start.
 func (s *stoch) cancelBelow(g *group) {
-	if g.kids == nil {
+	if g.x == nil || g.x.kids == nil {
 		return
 	}
-	for _, k := range *g.kids {
+	for _, k := range g.x.kids {
 		if k.state == gsOpen {
 			k.state = gsCancelled
 			s.budgets.end(k.layer, k.client, k.sentAsRetry(), k.awaitedCopies())
 			if k.queued > 0 {
 				s.srv.withdraw(k, k.queued)
 			}
-			if k.hg != nil {
-				s.pairOver(k.hg)
+			if k.pair() != nil {
+				s.pairOver(k.x.hg)
 			}
 			s.cancelBelow(k)
 		}
 	}
-	g.kids = nil
+	g.x.kids = nil
 }
 
 // ---- measurements ----

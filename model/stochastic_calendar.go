@@ -27,11 +27,13 @@ const (
 
 // event is one scheduled happening for n calls or instances. For evStart, g
 // is the parent of the group to start (nil for user requests) and layer,
-// attempt, client, wait and retry describe it.
+// attempt, client, wait and start describe it; the request's deadline is
+// the parent's. A user request's retry under a deadline has no parent to
+// hold its deadline, so g is the try that failed (startSibling) and the
+// deadline is its.
 type event struct {
 	g       *group
 	n       int64
-	dl      int64 // evStart: the request's deadline (never: none)
 	client  int32
 	attempt int32
 	wait    int32
@@ -42,14 +44,31 @@ type event struct {
 }
 
 // startFlags say what kind of try an evStart starts, as bits so that an
-// event stays 40 bytes: the calendar copies every one of them.
+// event stays 32 bytes: the calendar copies every one of them.
 type startFlags uint8
 
 const (
 	startRetry        startFlags = 1 << iota // a retry somewhere on the way from the user request
 	startFlaky                               // of a flaky request
 	startAfterTimeout                        // a retry after a timeout
+	startSibling                             // g is the failed try this one retries, not the parent
 )
+
+// parent is the group an evStart's group is started for (nil: the user).
+func (ev *event) parent() *group {
+	if ev.start.has(startSibling) {
+		return ev.g.parent
+	}
+	return ev.g
+}
+
+// reqDL is the deadline of the request an evStart works for (never: none).
+func (ev *event) reqDL() int64 {
+	if ev.g == nil {
+		return never
+	}
+	return ev.g.reqDL()
+}
 
 // flagsOf packs an evStart's kind of try.
 func flagsOf(retry, flaky, afterTimeout bool) startFlags {
@@ -110,6 +129,10 @@ type calendar struct {
 	tmp  []farEvent
 	n    int64 // events scheduled and not yet run
 	pool eventPool
+	// dropRefs: clear the group pointers of events that have run, so the
+	// collector can free the groups (needed only when groups are not
+	// recycled: a recycled group is never garbage).
+	dropRefs bool
 }
 
 func newCalendar(horizon int64) calendar {
@@ -216,7 +239,9 @@ func (c *calendar) clear(t int64) {
 	for ph := range s.lists {
 		l := s.lists[ph]
 		c.n -= int64(len(l))
-		clear(l) // drop pointers for the collector
+		if c.dropRefs {
+			clear(l)
+		}
 		if cap(l) >= pooledMin {
 			c.pool.put(l, c.n)
 			s.lists[ph] = nil
