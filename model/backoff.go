@@ -119,6 +119,9 @@ func (w *waits) one(r *rng, attempt, prev int32) int64 {
 // is the middle of its step, capped: an approximation that keeps instances
 // grouped (exact when q = 1).
 func (w *waits) draw(dst []split, r *rng, attempt, prev int32, n int64) []split {
+	if w.fixed != nil && w.fixed[attempt-1].fixed >= 0 {
+		return append(dst[:0], split{w.fixed[attempt-1].fixed, n}) // every instance waits the same
+	}
 	q := w.b.Step
 	if n == 1 && q <= 1 {
 		return append(dst[:0], split{w.one(r, attempt, prev), 1})

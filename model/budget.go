@@ -168,6 +168,13 @@ func (b *budgets) send(layer int8, client int32, retry bool, n int64) int64 {
 	if b.list == nil {
 		return n
 	}
+	return b.sendOn(layer, client, retry, n)
+}
+
+// sendOn, failOn, succeedOn and endOn are send, fail, succeed and end in a
+// run with budgets; the checks for one stay small enough to inline, so a
+// run without budgets pays a compare, not a call, on every try.
+func (b *budgets) sendOn(layer int8, client int32, retry bool, n int64) int64 {
 	x := b.of(layer, client)
 	if x == nil || !retry && !b.counts(layer) {
 		return n
@@ -196,6 +203,10 @@ func (b *budgets) fail(layer int8, client int32, k int64, timeout, last bool) in
 	if b.list == nil {
 		return k
 	}
+	return b.failOn(layer, client, k, timeout, last)
+}
+
+func (b *budgets) failOn(layer int8, client int32, k int64, timeout, last bool) int64 {
 	if x := b.of(layer, client); x != nil {
 		return x.fail(k, timeout, last)
 	}
@@ -205,7 +216,13 @@ func (b *budgets) fail(layer int8, client int32, k int64, timeout, last bool) in
 // succeed counts k successes of a layer (a shared budget counts the
 // user's only).
 func (b *budgets) succeed(layer int8, client int32, k int64, retry, afterTimeout bool) {
-	if b.list == nil || !b.counts(layer) {
+	if b.list != nil {
+		b.succeedOn(layer, client, k, retry, afterTimeout)
+	}
+}
+
+func (b *budgets) succeedOn(layer int8, client int32, k int64, retry, afterTimeout bool) {
+	if !b.counts(layer) {
 		return
 	}
 	if x := b.of(layer, client); x != nil {
@@ -215,9 +232,12 @@ func (b *budgets) succeed(layer int8, client int32, k int64, retry, afterTimeout
 
 // end counts n tries of a layer that ended.
 func (b *budgets) end(layer int8, client int32, retry bool, n int64) {
-	if b.list == nil {
-		return
+	if b.list != nil {
+		b.endOn(layer, client, retry, n)
 	}
+}
+
+func (b *budgets) endOn(layer int8, client int32, retry bool, n int64) {
 	if x := b.of(layer, client); x != nil {
 		x.end(retry, n)
 	}

@@ -45,9 +45,13 @@ func (s *stoch) scheduleClients() {
 // finished lets closed-loop clients of an answered request think before
 // their next one.
 func (s *stoch) finished(client int32, k int64) {
-	if s.p.Arrivals != ArriveClosed {
-		return
+	if s.p.Arrivals == ArriveClosed {
+		s.think(client, k)
 	}
+}
+
+// think schedules the next request of k closed-loop clients.
+func (s *stoch) think(client int32, k int64) {
 	at := s.now + s.p.ThinkTicks
 	if at >= s.p.Ticks {
 		return

@@ -35,8 +35,9 @@ type stoch struct {
 	tk          tickCounts
 	preRequests int64 // closed loop: requests started before the first fault
 
-	g      *guard
-	events int // events handled since the guard was last asked
+	g          *guard
+	events     int   // events handled since the guard was last asked
+	groupBytes int64 // what a group holds, for the guard
 
 	changeAt int64        // the tick of the next change; never when none
 	breakers [][]*breaker // by layer, then client; nil without breakers
@@ -92,6 +93,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	h = max(h, p.ThinkTicks+1, int64(p.Network.Delay)*2+2, int64(math.Round(p.Latency*p.TPS))+2)
 	s.cal = newCalendar(min(h, p.Ticks+1))
 	s.cal.dropRefs = !s.gs.recycle
+	s.groupBytes = p.groupSize()
 	return s
 }
 
@@ -345,7 +347,7 @@ func (s *stoch) capacityOver(a, b int64) float64 {
 // live is the bytes of state the run holds: its groups, its scheduled
 // events, the calls queued at the dependency and its series.
 func (s *stoch) live() int64 {
-	b := s.gs.live*s.p0.groupSize() + s.cal.n*eventBytes + s.srv.entries()*entryBytes
+	b := s.gs.live*s.groupBytes + s.cal.n*eventBytes + s.srv.entries()*entryBytes
 	if s.rec != nil {
 		b += int64(len(s.rec.s.Rows)) * seriesBytes
 	}
@@ -390,10 +392,16 @@ func (s *stoch) startRoots(c int32, n int64) {
 // flaky is how many of n new requests are flaky: the share, fractions
 // carried over, for constant arrivals and bursts; binomial otherwise.
 func (s *stoch) flaky(n int64) int64 {
+	if s.p.FlakyShare == 0 || s.p.FlakyTries == 0 {
+		return 0
+	}
+	return s.flakyOf(n)
+}
+
+// flakyOf is flaky when some requests are.
+func (s *stoch) flakyOf(n int64) int64 {
 	p := s.p
 	switch {
-	case p.FlakyShare == 0 || p.FlakyTries == 0:
-		return 0
 	case p.Arrivals == ArriveConstant || p.Arrivals == ArriveBurst:
 		s.flakyAcc += p.FlakyShare * float64(n)
 		f := int64(s.flakyAcc + 1e-9)
@@ -792,15 +800,13 @@ func (s *stoch) timeout(g *group) {
 		return
 	}
 	k := g.waiting
-	if g.pair() != nil {
+	if hg := g.pair(); hg != nil {
 		k = s.timeoutHedged(g) // the tries, not the copies, fail
+		g.waiting, g.state = 0, gsClosed
+		s.pairOver(hg)
 	} else {
 		s.budgets.end(g.layer, g.client, g.attempt > 1, k)
-	}
-	g.waiting = 0
-	g.state = gsClosed
-	if g.pair() != nil {
-		s.pairOver(g.x.hg)
+		g.waiting, g.state = 0, gsClosed
 	}
 	s.tk.timeouts += k
 	if b := s.breaker(g.layer, g.client); b != nil {
