@@ -160,6 +160,7 @@ func TestBadInput(t *testing.T) {
 		{"change of a fixed key", "[scenario]\nduration = \"1h\"\n[[scenario.change]]\nat = \"100s\"\nset = { tick = \"2s\" }\n", nil, []string{"x.toml:5:", "scenario.change.0.set.tick: tick cannot change during a run"}},
 		{"change of an unknown key", "[scenario]\nduration = \"1h\"\n[[scenario.change]]\nat = \"100s\"\nset = { \"layer.0.atempts\" = 2 }\n", nil, []string{"x.toml:5:", "scenario.change.0.set.layer.0.atempts: unknown key (did you mean \"attempts\"?)"}},
 		{"change after the run", "[scenario]\nduration = \"1h\"\n[[scenario.change]]\nat = \"2h\"\nset = { load = 2 }\n", nil, []string{"x.toml:4:1: scenario.change.0.at: must be inside the run"}},
+		{"deadline beyond ticks", "[scenario]\nengine = \"stochastic\"\ntick = \"1ms\"\ndeadline = \"1000h\"\n", nil, []string{"x.toml:4:", "scenario.deadline", "more than 2,000,000,000 ticks", "none (0)"}},
 		{"set bad", "", []string{"scenario.load=-3"}, []string{"-set scenario.load", "finite number ≥ 0 and at most 1e9"}},
 		{"set malformed", "", []string{"load"}, []string{"PATH=VALUE"}},
 		{"set unknown key", "", []string{"laod=3"}, []string{"-set scenario.laod", "unknown key (did you mean \"load\"?)"}},

@@ -22,11 +22,17 @@ import "math"
 // where a production budget decides call by call, the kind's file says how
 // a group's count is worked out from that rule.
 type budget interface {
-	tick(t, arrivals int64)
 	send(retry bool, n int64) int64
 	fail(k int64, timeout, last bool) int64
 	succeed(k int64, retry, afterTimeout bool)
 	end(retry bool, n int64)
+}
+
+// ticker is a budget that follows time or the tick's user requests: it is
+// told at the start of every tick that runs (t, and the requests that
+// arrived for it). A run whose budgets are not tickers skips the count.
+type ticker interface {
+	tick(t, arrivals int64)
 }
 
 // hedgeCharger is a budget with a rule of its own for hedges; others
@@ -89,9 +95,10 @@ func budgetNames() []string {
 // above have none). A run without a budget has none, and every method lets
 // everything through.
 type budgets struct {
-	list   []budget
-	scope  BudgetScope
-	bottom int8
+	list    []budget
+	tickers []ticker // the budgets of list that are tickers, in its order; nil when none is
+	scope   BudgetScope
+	bottom  int8
 	// timeouts: the kind charges a retry after a timeout apart, so the
 	// engines keep retries after timeouts apart from others.
 	timeouts bool
@@ -113,6 +120,9 @@ func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
 	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts}
 	for i := range b.list {
 		b.list[i] = k.make(&p.Budget, r)
+		if t, ok := b.list[i].(ticker); ok {
+			b.tickers = append(b.tickers, t)
+		}
 	}
 	return b
 }
@@ -144,20 +154,23 @@ func (b *budgets) counts(layer int8) bool {
 	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency
 }
 
+// ticks reports whether the budgets need tick.
+func (b *budgets) ticks() bool { return b.tickers != nil }
+
 // tick starts tick t: arrivals[c] new requests arrived for client c (one
 // entry when clients are not told apart).
 func (b *budgets) tick(t int64, arrivals []int64) {
 	switch b.scope {
 	case ScopeClient:
 		for c, n := range arrivals {
-			b.list[c].tick(t, n)
+			b.tickers[c].tick(t, n)
 		}
 	default:
 		var n int64
 		for _, x := range arrivals {
 			n += x
 		}
-		for _, x := range b.list {
+		for _, x := range b.tickers {
 			x.tick(t, n) // every layer sees the user requests
 		}
 	}

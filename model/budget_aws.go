@@ -16,7 +16,6 @@ func newAWSQuota(b *BudgetPlan, _ *rng) budget {
 	return &awsQuota{max: b.Quota, tokens: b.Quota, cost: b.RetryCost, timeoutCost: b.TimeoutCost, increase: b.NoRetryIncrement}
 }
 
-func (b *awsQuota) tick(int64, int64)          {}
 func (b *awsQuota) send(_ bool, n int64) int64 { return n }
 func (b *awsQuota) end(bool, int64)            {}
 

@@ -16,8 +16,6 @@ func newEnvoyBudget(b *BudgetPlan, _ *rng) budget {
 	return &envoyBudget{share: b.BudgetPercent / 100, floor: int64(b.MinRetryConcurrency)}
 }
 
-func (b *envoyBudget) tick(int64, int64) {}
-
 func (b *envoyBudget) send(_ bool, n int64) int64 {
 	b.active += n
 	return n

@@ -28,7 +28,6 @@ func checkGRPCThrottle(b Budget) *FieldError {
 	return nil
 }
 
-func (b *grpcThrottle) tick(int64, int64)          {}
 func (b *grpcThrottle) send(_ bool, n int64) int64 { return n }
 func (b *grpcThrottle) end(bool, int64)            {}
 

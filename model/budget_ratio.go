@@ -18,8 +18,6 @@ func newRatioBudget(b *BudgetPlan, _ *rng) budget {
 	return &ratioBudget{ratio: b.Ratio, granted: b.Granted}
 }
 
-func (b *ratioBudget) tick(int64, int64) {}
-
 func (b *ratioBudget) send(retry bool, n int64) int64 {
 	switch {
 	case !retry:

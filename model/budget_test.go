@@ -23,18 +23,18 @@ func budgetPlan(t *testing.T, set func(b *Budget)) *BudgetPlan {
 // retries due in the tick, renewed every tick; first tries pass.
 func TestPerTickBudget(t *testing.T) {
 	b := newPerTickBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "per_tick", 0.1 }), nil)
-	b.tick(0, 70) // 7
+	b.(ticker).tick(0, 70) // 7
 	if got := []int64{b.send(true, 5), b.send(true, 5), b.send(true, 5)}; got[0] != 5 || got[1] != 2 || got[2] != 0 {
 		t.Errorf("gates %v, want 5, 2, 0 of an allowance of 7", got)
 	}
 	if b.send(false, 100) != 100 || b.fail(9, false, false) != 9 {
 		t.Error("the per-tick allowance limits retries when they are due, nothing else")
 	}
-	b.tick(1, 25) // 2.5 rounds to 2
+	b.(ticker).tick(1, 25) // 2.5 rounds to 2
 	if got := b.send(true, 10); got != 2 {
 		t.Errorf("allowance of round(2.5) = %d, want 2 (ties to even)", got)
 	}
-	b.tick(2, 35) // 3.5 rounds to 4
+	b.(ticker).tick(2, 35) // 3.5 rounds to 4
 	if got := b.send(true, 10); got != 4 {
 		t.Errorf("allowance of round(3.5) = %d, want 4", got)
 	}
@@ -150,7 +150,7 @@ func TestFinagleBudget(t *testing.T) {
 	if f.cost != 5000 || f.deposit != 1000 || f.reserve != 100*5000 {
 		t.Fatalf("cost %d, deposit %d, reserve %d; want 5000, 1000 and 100 retries", f.cost, f.deposit, f.reserve)
 	}
-	b.tick(0, 0)
+	b.(ticker).tick(0, 0)
 	if got := b.fail(150, false, false); got != 100 {
 		t.Errorf("with no requests the reserve allows %d of 150, want 100", got)
 	}
@@ -164,11 +164,11 @@ func TestFinagleBudget(t *testing.T) {
 	// A second (1 s, ten slices of the 10 s ttl: 100 ticks at 10 ms... here
 	// ticks are 1 s, so a slice is one tick) later nothing expired yet; after
 	// the ttl everything has.
-	b.tick(5, 0)
+	b.(ticker).tick(5, 0)
 	if got := b.fail(1, false, false); got != 0 {
 		t.Errorf("5 s later, nothing expired: %d", got)
 	}
-	b.tick(10, 0)
+	b.(ticker).tick(10, 0)
 	if got := b.fail(200, false, false); got != 100 {
 		t.Errorf("a ttl later the window is empty again: %d of 200 pass, want the reserve's 100", got)
 	}
@@ -220,7 +220,7 @@ func TestAWSQuota(t *testing.T) {
 func TestAdaptiveThrottle(t *testing.T) {
 	p := budgetPlan(t, func(b *Budget) { b.Kind, b.Window = "adaptive", Duration(10*time.Second) })
 	b := newAdaptiveThrottle(p, newPCG(1))
-	b.tick(0, 0)
+	b.(ticker).tick(0, 0)
 	if got := b.send(false, 1000); got != 1000 {
 		t.Errorf("no history: %d of 1000 sent", got)
 	}
@@ -236,7 +236,7 @@ func TestAdaptiveThrottle(t *testing.T) {
 	if want := 100000 * (1 - p0); math.Abs(float64(sent)-want) > 5*math.Sqrt(100000*p0*(1-p0)) {
 		t.Errorf("rejection p = %.3f: %d of 100000 sent, want about %.0f", p0, sent, want)
 	}
-	b.tick(10, 0) // the window has moved on
+	b.(ticker).tick(10, 0) // the window has moved on
 	if got := b.send(false, 10); got != 10 {
 		t.Errorf("a window later: %d of 10 sent", got)
 	}
@@ -315,7 +315,7 @@ func TestBudgetHedges(t *testing.T) {
 
 	pt := newPerTickBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "per_tick", 0.1 }), nil)
 	bs = one(pt)
-	pt.tick(0, 50) // 5 a tick
+	pt.(ticker).tick(0, 50) // 5 a tick
 	if a, b := bs.hedge(0, 0, 3), bs.hedge(0, 0, 3); a != 3 || b != 2 {
 		t.Errorf("per tick allowance of 5: hedges %d then %d, want 3 then 2", a, b)
 	}

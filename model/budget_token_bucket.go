@@ -21,7 +21,6 @@ func checkTokenBucket(b Budget) *FieldError {
 	return nil
 }
 
-func (b *tokenBucket) tick(int64, int64)          {}
 func (b *tokenBucket) send(_ bool, n int64) int64 { return n }
 func (b *tokenBucket) end(bool, int64)            {}
 

@@ -65,10 +65,10 @@ func (p *Plan) peakLoad() float64 {
 }
 
 // groupSize is the bytes one group holds in a run of p: the group and its
-// place in the free list, and the extra part every group has when requests
-// carry a deadline, bottom tries are hedged or cancellation lists children.
+// place in the free list, and the extra part every group has when bottom
+// tries are hedged or cancellation lists children.
 func (p *Plan) groupSize() int64 {
-	if p.Deadline >= 0 || p.Cancel || len(p.Chain) > 0 && p.Chain[len(p.Chain)-1].Hedge.Delay > 0 {
+	if p.Cancel || len(p.Chain) > 0 && p.Chain[len(p.Chain)-1].Hedge.Delay > 0 {
 		return groupBytes + extraBytes
 	}
 	return groupBytes

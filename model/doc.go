@@ -95,8 +95,9 @@
 //
 // # Adding a budget kind
 //
-// A retry budget is a type with the five methods of the budget interface
-// (budget.go), in a file of its own, and one line in budgetKinds. The
+// A retry budget is a type with the four methods of the budget interface
+// (budget.go), in a file of its own, and one line in budgetKinds; one that
+// follows time or the tick's arrivals also has ticker's tick. The
 // engines call it through the scope container, so nothing else changes.
 // For example, a budget that lets a fixed number of retries through per run
 // and then refuses every retry would be budget_fixed.go:
@@ -110,7 +111,6 @@
 //		return &fixedBudget{left: int64(b.MaxTokens)}
 //	}
 //
-//	func (b *fixedBudget) tick(t, arrivals int64)       {}
 //	func (b *fixedBudget) send(retry bool, n int64) int64 { return n }
 //	func (b *fixedBudget) succeed(int64, bool, bool)     {}
 //	func (b *fixedBudget) end(bool, int64)               {}

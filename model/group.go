@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // groupState is where a group is in its life.
 type groupState uint8
 
@@ -24,28 +26,31 @@ type group struct {
 	waiting  int64       // instances with no answer yet
 	queued   int64       // bottom layer: calls waiting at the dependency
 	deadline int64       // the tick the caller gives up on this try
-	attempt  int32
 	client   int32
 	prevWait int32 // decorrelated jitter: the wait before this try, in ticks
 	refs     int32 // pending events, queue entries, children and starts pointing here
-	layer    int8
-	state    groupState
-	retry    bool // a retry somewhere on the way from the user request
-	flaky    bool // of a request whose first tries at the dependency fail
+	// dl is the request's deadline, passed down the chain (noDeadline:
+	// none): a tick, at most 10^8 ticks into a run plus a deadline of at
+	// most 2·10^9 (Validate), so it fits.
+	dl      int32
+	attempt int16 // at most 1,000 (Validate)
+	layer   int8
+	state   groupState
+	retry   bool // a retry somewhere on the way from the user request
+	flaky   bool // of a request whose first tries at the dependency fail
 	// afterTimeout: the group is a retry sent after its try timed out
 	// (budgets that charge a timeout more).
 	afterTimeout bool
 }
 
-// groupExtra is the part of a group that only runs with deadlines,
-// hedging, cancellation or withdrawals need. Kept apart, a group is one
+// groupExtra is the part of a group that only runs with hedging,
+// cancellation or withdrawals need. Kept apart, a group is one
 // 64-byte cache line: a storm touches millions of them in no order.
 // A recycled group keeps its extra, emptied when it is opened again.
 type groupExtra struct {
-	kids  []*group // with cancel_abandoned: groups started for this one
-	hg    *hedge   // a hedged try: the pair's state; nil otherwise
-	reqDL int64    // the request's deadline, passed down the chain (never: none)
-	born  int64    // with hedging: the tick the try was sent
+	kids []*group // with cancel_abandoned: groups started for this one
+	hg   *hedge   // a hedged try: the pair's state; nil otherwise
+	born int64    // with hedging: the tick the try was sent
 	// excess: calls of g withdrawn from the dependency's waiting room
 	// while its entries there still count them (see queueServer).
 	excess int64
@@ -55,17 +60,20 @@ type groupExtra struct {
 // ext returns g's extra part, made on first use.
 func (g *group) ext() *groupExtra {
 	if g.x == nil {
-		g.x = &groupExtra{reqDL: never}
+		g.x = &groupExtra{}
 	}
 	return g.x
 }
 
+// noDeadline is group.dl for a request without a deadline.
+const noDeadline = math.MaxInt32
+
 // reqDL is the deadline of the request g works for (never: none).
 func (g *group) reqDL() int64 {
-	if g.x == nil {
+	if g.dl == noDeadline {
 		return never
 	}
-	return g.x.reqDL
+	return int64(g.dl)
 }
 
 // pair is g's hedged pair, or nil.

@@ -12,7 +12,7 @@ import "math"
 // with max_share of the tries as its percent_can_retry and no reserve.
 type hedger struct {
 	plan  HedgePlan
-	cap   budget
+	cap   *finagleBudget
 	lat   *latencyWindow // nil with a fixed delay
 	delay int64          // ticks, the current delay
 	due   int64          // the tick from which the delay is recomputed
@@ -22,7 +22,7 @@ type hedger struct {
 func newHedger(p *Plan, h HedgePlan, timeout int64) *hedger {
 	ttl := max(1, int64(math.Round(10*p.TPS)))
 	hd := &hedger{plan: h, delay: h.Delay,
-		cap: newFinagleBudget(&BudgetPlan{TTLTicks: ttl, Budget: Budget{PercentCanRetry: h.MaxShare}}, nil)}
+		cap: newFinagleBudget(&BudgetPlan{TTLTicks: ttl, Budget: Budget{PercentCanRetry: h.MaxShare}}, nil).(*finagleBudget)}
 	if h.Percentile > 0 {
 		span := timeout
 		if span < 0 {

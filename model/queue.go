@@ -225,7 +225,7 @@ func (s *queueSim) step(t int64) {
 	}
 	s.c.requests += n
 	s.tk.requests = n
-	if s.budgets.on() {
+	if s.budgets.ticks() {
 		s.budgets.tick(t, []int64{n})
 	}
 	slot := t & int64(len(s.due)-1)

@@ -342,6 +342,8 @@ func (s *Scenario) Validate() error {
 		return bad("clients", "%s arrivals need clients ≥ 1", s.Arrivals)
 	case s.Deadline < 0:
 		return bad("deadline", "must be ≥ 0, got %v", s.Deadline)
+	case s.Deadline/tick > 2e9:
+		return bad("deadline", "%v is more than 2,000,000,000 ticks of %v; a deadline that long is none (0)", s.Deadline, tick)
 	case s.Think < 0:
 		return bad("think", "must be ≥ 0, got %v", s.Think)
 	case s.Layers < 0 || s.Layers > 16:

@@ -8,29 +8,32 @@ package model
 type slidingSum struct {
 	slice int64 // ticks per slice
 	at    int64 // the newest slice's index (tick / slice); −1 before the first
+	next  int64 // the first tick of the slice after it: ticks before it stay in it
+	cur   int   // at's place in parts
 	parts [10]int64
 	sum   int64
 }
 
 func newSlidingSum(slice int64) slidingSum { return slidingSum{slice: max(1, slice), at: -1} }
 
-// slide moves the window to tick t: slices older than ten slices expire.
+// slide moves the window to tick t (ticks only move forward): slices older
+// than ten slices expire. Within the newest slice it is one compare.
 func (w *slidingSum) slide(t int64) {
-	i := t / w.slice
-	if i == w.at {
+	if t < w.next {
 		return
 	}
+	i := t / w.slice
 	for j := max(w.at+1, i-9); j <= i; j++ {
 		k := j % 10
 		w.sum -= w.parts[k]
 		w.parts[k] = 0
 	}
-	w.at = i
+	w.at, w.cur, w.next = i, int(i%10), (i+1)*w.slice
 }
 
 // add counts x in the newest slice (after slide).
 func (w *slidingSum) add(x int64) {
-	w.parts[w.at%10] += x
+	w.parts[w.cur] += x
 	w.sum += x
 }
 

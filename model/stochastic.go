@@ -160,7 +160,7 @@ func (s *stoch) step(t int64) {
 	s.arrSplit = splitClients(s.arrSplit, s.r, n, clients, p.Arrivals == ArriveConstant, p.Single, &s.rr)
 	sl := s.cal.slot(t)
 	busy := s.cal.busyAt(t)
-	if s.budgets.on() {
+	if s.budgets.ticks() {
 		s.tickBudgets(sl)
 	}
 	s.srv.begin(t, sg)
@@ -273,7 +273,7 @@ func (s *stoch) adopt(np *Plan) {
 func (s *stoch) initial() {
 	p := s.p
 	if p.Abandoned > 0 {
-		g := s.open(nil, s.bottom, 1, 0, 0, false, false, false, never, p.Abandoned)
+		g := s.open(nil, s.bottom, 1, 0, 0, 0, never, p.Abandoned)
 		g.state = gsClosed
 		s.srv.arrive(g, p.Abandoned)
 		s.gs.release(g)
@@ -376,16 +376,16 @@ func (s *stoch) startRoots(c int32, n int64) {
 	}
 	if s.p.Single {
 		for range n {
-			s.start(nil, 0, 1, c, 0, false, false, s.flaky(1) > 0, dl, 1)
+			s.start(nil, 0, 1, c, 0, flagsOf(false, s.flaky(1) > 0, false), dl, 1)
 		}
 		return
 	}
 	if f := s.flaky(n); f > 0 {
-		s.start(nil, 0, 1, c, 0, false, false, true, dl, f)
+		s.start(nil, 0, 1, c, 0, startFlaky, dl, f)
 		n -= f
 	}
 	if n > 0 {
-		s.start(nil, 0, 1, c, 0, false, false, false, dl, n)
+		s.start(nil, 0, 1, c, 0, 0, dl, n)
 	}
 }
 
@@ -417,8 +417,7 @@ func (s *stoch) flakyOf(n int64) int64 {
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.parent()
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
-		f := ev.start
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), ev.reqDL(), ev.n)
+		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.start&^startSibling, ev.reqDL(), ev.n)
 	}
 	if ev.g != nil {
 		s.gs.release(ev.g)
@@ -429,20 +428,16 @@ func (s *stoch) startEvent(ev *event) {
 // before the request's deadline, none through an open breaker, none the
 // budget turns away; then the counts, the try's deadline, and the calls
 // passed down (to the layer below, or to the dependency from the bottom),
-// after the network delay.
-func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout, flaky bool, dl, n int64) {
+// after the network delay. f says what kind of try it is; a try after the
+// first is a retry whatever f says.
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, n int64) {
 	if dl <= s.now {
 		s.refuse(byDeadline, n)
 		s.failUp(parent, layer, client, n, answerFail)
 		return
 	}
-	if b := s.breaker(layer, client); b != nil {
-		ok := b.allow(s.now, n)
-		if refused := n - ok; refused > 0 {
-			s.refuse(byBreaker, refused)
-			s.failUp(parent, layer, client, refused, answerFail)
-		}
-		if n = ok; n == 0 {
+	if s.breakers != nil {
+		if n = s.throughBreaker(parent, layer, client, n); n == 0 {
 			return
 		}
 	}
@@ -456,7 +451,10 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 			return
 		}
 	}
-	g := s.open(parent, layer, attempt, client, wait, retry || attempt > 1, afterTimeout, flaky, dl, n)
+	if attempt > 1 {
+		f |= startRetry
+	}
+	g := s.open(parent, layer, attempt, client, wait, f, dl, n)
 	if layer == s.bottom && s.hedger != nil {
 		s.hedgeLater(g)
 	}
@@ -465,21 +463,21 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, re
 
 // open makes the group of n instances of a layer's try, waiting from now;
 // it is pinned until launch releases it.
-func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, retry, afterTimeout, flaky bool, dl, n int64) *group {
+func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, n int64) *group {
 	g := s.gs.get() // a fresh or recycled group
 	deadline := dl
 	if t := s.p.Chain[layer].Timeout; t >= 0 {
 		deadline = min(s.now+t, dl)
 	}
 	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, deadline
-	g.attempt, g.client, g.prevWait, g.refs = attempt, client, wait, 1 // pinned while it starts
-	g.layer, g.state, g.retry, g.afterTimeout, g.flaky = layer, gsOpen, retry, afterTimeout, flaky
-	x := g.x
-	if x != nil {
-		*x = groupExtra{reqDL: never}
-	}
+	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
+	g.layer, g.state, g.retry, g.afterTimeout, g.flaky = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky)
+	g.dl = noDeadline
 	if dl != never {
-		g.ext().reqDL = dl
+		g.dl = int32(dl)
+	}
+	if g.x != nil {
+		*g.x = groupExtra{}
 	}
 	if s.hedger != nil && layer == s.bottom {
 		g.ext().born = s.now
@@ -529,7 +527,7 @@ func (s *stoch) down(g *group, n int64) {
 		s.toServer(g, n)
 		return
 	}
-	s.start(g, g.layer+1, 1, g.client, 0, g.retry, false, g.flaky, g.reqDL(), n)
+	s.start(g, g.layer+1, 1, g.client, 0, flagsOf(g.retry, g.flaky, false), g.reqDL(), n)
 }
 
 // toServer counts n calls of g reaching the dependency and hands them over.
@@ -545,7 +543,7 @@ func (s *stoch) toServer(g *group, n int64) {
 	if s.now >= s.p.Fault.From && s.now < s.p.Fault.To {
 		s.c.windowCalls += n
 	}
-	if g.flaky && g.attempt <= s.p.FlakyTries {
+	if g.flaky && int32(g.attempt) <= s.p.FlakyTries {
 		s.fail(g, n, 0) // a transient error, answered at once
 		return
 	}
@@ -632,9 +630,27 @@ func (s *stoch) refuse(why refusal, k int64) {
 	}
 }
 
-// breaker is the circuit breaker on a layer's calls for a client, or nil.
-func (s *stoch) breaker(layer int8, client int32) *breaker {
-	if s.breakers == nil || s.breakers[layer] == nil {
+// throughBreaker lets n tries of a layer for a client through its breaker
+// and returns how many passed; the ones an open breaker turns away fail at
+// once, and count as refused.
+func (s *stoch) throughBreaker(parent *group, layer int8, client int32, n int64) int64 {
+	b := s.breakerOf(layer, client)
+	if b == nil {
+		return n
+	}
+	ok := b.allow(s.now, n)
+	if refused := n - ok; refused > 0 {
+		s.refuse(byBreaker, refused)
+		s.failUp(parent, layer, client, refused, answerFail)
+	}
+	return ok
+}
+
+// breakerOf is the circuit breaker on a layer's calls for a client, or
+// nil, in a run with breakers (s.breakers not nil): made on the client's
+// first call through the layer.
+func (s *stoch) breakerOf(layer int8, client int32) *breaker {
+	if s.breakers[layer] == nil {
 		return nil
 	}
 	b := s.breakers[layer][client]
@@ -643,6 +659,18 @@ func (s *stoch) breaker(layer int8, client int32) *breaker {
 		s.breakers[layer][client] = b
 	}
 	return b
+}
+
+// count records k of g's tries that ended, ok or failed, with their
+// layer's breaker.
+func (s *stoch) count(g *group, k int64, ok bool) {
+	if b := s.breakerOf(g.layer, g.client); b != nil {
+		if ok {
+			b.record(s.now, k, 0)
+		} else {
+			b.record(s.now, 0, k)
+		}
+	}
 }
 
 // reply sends k answers to g; they take extra ticks plus the network
@@ -699,12 +727,8 @@ func (s *stoch) answer(g *group, k int64, out outcome) {
 // them, successes go up, failures retry or fail.
 func (s *stoch) settle(g *group, k int64, out outcome) {
 	ok := out == answerOK
-	if b := s.breaker(g.layer, g.client); b != nil {
-		if ok {
-			b.record(s.now, k, 0)
-		} else {
-			b.record(s.now, 0, k)
-		}
+	if s.breakers != nil {
+		s.count(g, k, ok)
 	}
 	if !ok {
 		s.retryOrFail(g, k, false, out)
@@ -746,7 +770,7 @@ func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out out
 // retries after its wait; otherwise its caller sees a failure.
 func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 	l := &s.p.Chain[g.layer]
-	last := g.attempt >= l.Attempts
+	last := int32(g.attempt) >= l.Attempts
 	if why, ok := out.noRetry(); ok {
 		if !last {
 			s.refuse(why, k)
@@ -766,7 +790,7 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 	if allowed == 0 {
 		return
 	}
-	s.split = s.waits[g.layer].draw(s.split, s.r, g.attempt, g.prevWait, allowed)
+	s.split = s.waits[g.layer].draw(s.split, s.r, int32(g.attempt), g.prevWait, allowed)
 	for _, x := range s.split { // nothing below reuses s.split
 		due := s.now + 1 + x.d
 		if due >= s.p.Ticks {
@@ -776,13 +800,13 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		flags := flagsOf(true, g.flaky, timeout && s.budgets.timeouts)
 		if !s.p.Single {
 			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.parent() == g.parent &&
-				e.layer == g.layer && e.attempt == g.attempt+1 && e.client == g.client && e.wait == wait &&
+				e.layer == g.layer && e.attempt == int32(g.attempt)+1 && e.client == g.client && e.wait == wait &&
 				e.start&^startSibling == flags && e.reqDL() == g.reqDL() {
 				e.n += x.n
 				continue
 			}
 		}
-		ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: g.attempt + 1,
+		ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: int32(g.attempt) + 1,
 			client: g.client, wait: wait, start: flags, n: x.n}
 		if g.parent == nil && g.reqDL() != never {
 			ev.g, ev.start = g, flags|startSibling // g holds the request's deadline
@@ -809,8 +833,8 @@ func (s *stoch) timeout(g *group) {
 		g.waiting, g.state = 0, gsClosed
 	}
 	s.tk.timeouts += k
-	if b := s.breaker(g.layer, g.client); b != nil {
-		b.record(s.now, 0, k)
+	if s.breakers != nil {
+		s.count(g, k, false)
 	}
 	if s.p.DropExpired && g.queued > 0 {
 		s.srv.withdraw(g, g.queued)
