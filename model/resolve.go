@@ -343,28 +343,29 @@ func queueSupports(s *Scenario) error {
 			"the queue engine needs a timeout that is a whole number of ticks (tick = %v), got %v", s.Tick, Duration(timeout))
 	}
 	for i, l := range s.Layer {
+		p := indexed("layer", i)
 		if l.Breaker.Kind != "none" && l.Breaker.Kind != "" {
-			return unsupported(fmt.Sprintf("layer.%d.breaker.kind", i), "a circuit breaker")
+			return unsupported(p+"breaker.kind", "a circuit breaker")
 		}
 		if l.Hedge.Delay > 0 {
-			return unsupported(fmt.Sprintf("layer.%d.hedge.delay", i), "hedging")
+			return unsupported(p+"hedge.delay", "hedging")
 		}
-		p := fmt.Sprintf("layer.%d.backoff.", i)
 		if l.Backoff.Jitter != "none" {
-			return unsupported(p+"jitter", "jitter")
+			return unsupported(p+"backoff.jitter", "jitter")
 		}
-		if err := multiple(p+"base", l.Backoff.Base); err != nil {
+		if err := multiple(p+"backoff.base", l.Backoff.Base); err != nil {
 			return err
 		}
-		if err := multiple(p+"cap", l.Backoff.Cap); err != nil {
+		if err := multiple(p+"backoff.cap", l.Backoff.Cap); err != nil {
 			return err
 		}
 	}
 	for i, f := range s.Fault {
-		if err := multiple(fmt.Sprintf("fault.%d.start", i), f.Start); err != nil {
+		p := indexed("fault", i)
+		if err := multiple(p+"start", f.Start); err != nil {
 			return err
 		}
-		if err := multiple(fmt.Sprintf("fault.%d.length", i), f.Length); err != nil {
+		if err := multiple(p+"length", f.Length); err != nil {
 			return err
 		}
 	}
@@ -380,7 +381,7 @@ func stochasticSupports(s *Scenario) error {
 		return bad("shape", "a load shape sets an open loop's rate; %s arrivals have none", s.Arrivals)
 	}
 	for i, f := range s.Fault {
-		p := fmt.Sprintf("fault.%d.", i)
+		p := indexed("fault", i)
 		switch {
 		case f.Kind == "spike" && (s.Arrivals == "closed" || s.Arrivals == "burst"):
 			return bad(p+"kind", "a spike multiplies the open-loop arrival rate; a closed loop's rate is set by its clients")

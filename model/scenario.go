@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -282,6 +283,10 @@ func (s *Scenario) peakRate() float64 {
 	return r
 }
 
+// indexed is the path prefix of item i of a list of tables ("layer.2."),
+// for the messages of bad input.
+func indexed(list string, i int) string { return list + "." + strconv.Itoa(i) + "." }
+
 // FieldError is a problem with one scenario key; Path is the key's dotted
 // TOML path below [scenario] (for example "dependency.capacity" or
 // "layer.1.timeout").
@@ -354,7 +359,7 @@ func (s *Scenario) Validate() error {
 		return bad("replicates", "must be between 1 and 10000, got %d", s.Replicates)
 	}
 	for i, l := range s.Layer {
-		p := fmt.Sprintf("layer.%d.", i)
+		p := indexed("layer", i)
 		switch {
 		case l.Attempts < 1 || l.Attempts > 1000:
 			return bad(p+"attempts", "must be between 1 and 1000, got %d", l.Attempts)
@@ -383,7 +388,7 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	for i, pt := range s.Shape {
-		p := fmt.Sprintf("shape.%d.", i)
+		p := indexed("shape", i)
 		switch {
 		case pt.At < 0 || i > 0 && pt.At <= s.Shape[i-1].At:
 			return bad(p+"at", "the points' times must rise from 0, got %v after %v", pt.At, s.Shape[max(0, i-1)].At)
@@ -415,7 +420,7 @@ func (s *Scenario) Validate() error {
 		return e
 	}
 	for i, f := range s.Fault {
-		if e := f.validate(fmt.Sprintf("fault.%d.", i)); e != nil {
+		if e := f.validate(indexed("fault", i)); e != nil {
 			return e
 		}
 	}

@@ -143,7 +143,7 @@ func newCalendar(horizon int64) calendar {
 	c := calendar{ring: make([]calSlot, size), busy: make([]uint64, size/64), mask: size - 1}
 	// Start every slot's first list with room for a few events, from one
 	// allocation.
-	const room = 2
+	const room = 4
 	backing := make([]event, int(size)*room)
 	for i := range c.ring {
 		c.ring[i].lists[phStart] = backing[i*room : i*room : (i+1)*room]
