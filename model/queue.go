@@ -102,9 +102,10 @@ func (s *queueSim) run() Metrics {
 		if s.st == nil {
 			continue
 		}
-		sig := s.sig(t, b0, l0)
-		if k := s.st.after(s, t, sig); k > 0 {
-			s.jump(t, k, &sig)
+		sig := s.st.next()
+		s.sign(sig, t, b0, l0)
+		if k := s.st.after(s, t); k > 0 {
+			s.jump(t, k, sig)
 			s.st.jumped += k
 			t += k
 			s.st.snapAt = t
@@ -520,16 +521,15 @@ func pow2(n int64) int64 {
 	return p
 }
 
-// sig is what tick t did, for steady to compare; b0 and l0 are the backlog
-// and the late retries before it.
-func (s *queueSim) sig(t, b0, l0 int64) tickSig {
-	sig := tickSig{tk: s.tk, dBacklog: s.backlog - b0, dLate: s.late - l0, fromBacklog: s.fromBacklog,
+// sign writes what tick t did into sig, for steady to compare; b0 and l0
+// are the backlog and the late retries before it.
+func (s *queueSim) sign(sig *tickSig, t, b0, l0 int64) {
+	*sig = tickSig{tk: s.tk, dBacklog: s.backlog - b0, dLate: s.late - l0, fromBacklog: s.fromBacklog,
 		capacity: s.backlogCap, acc: s.cr.acc, unhealthy: s.health.lastBad == t, seg: s.seg,
 		inWindow: t >= s.p.Fault.From && t < s.p.Fault.To, gpOK: s.health.gp.ok, gpArr: s.health.gp.arr}
 	if s.fromBacklog < s.backlogCap || s.backlogCap == 0 {
 		sig.backlog = s.backlog // not saturated: the backlog itself must repeat
 	}
-	return sig
 }
 
 // live is the bytes of state the run holds: its cohorts, its rings and its

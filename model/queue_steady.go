@@ -29,11 +29,12 @@ import (
 // counts in one step and moves its rings. Nothing is approximated; the
 // series, when recorded, is stepped tick by tick.
 type steady struct {
-	prev, cur tickSig
-	snap      []cohort // the rows and retries due after the previous tick, each tick's list closed by a marker
-	snapAt    int64    // the tick the snapshot was taken after; −1 = none
-	buf       []cohort
-	jumped    int64 // ticks jumped over so far
+	sigs   [2]tickSig // what the last two ticks did: sigs[last] the latest
+	last   int
+	snap   []cohort // the rows and retries due after the previous tick, each tick's list closed by a marker
+	snapAt int64    // the tick the snapshot was taken after; −1 = none
+	buf    []cohort
+	jumped int64 // ticks jumped over so far
 }
 
 // tickSig is what a tick did, for comparing it with the next.
@@ -76,11 +77,17 @@ func (s *queueSim) snapshot(dst []cohort, t int64) []cohort {
 	return dst
 }
 
-// after is called at the end of tick t with what the tick did; it returns
-// how many of the following ticks to jump over (0: step the next one).
-func (st *steady) after(s *queueSim, t int64, sig tickSig) int64 {
-	st.prev, st.cur = st.cur, sig
-	if st.cur != st.prev {
+// next is where the tick about to end writes what it did: the older of
+// the two signatures kept (they are large, so they are not copied).
+func (st *steady) next() *tickSig { return &st.sigs[1-st.last] }
+
+// after is called at the end of tick t, once it wrote what it did into
+// next(); it returns how many of the following ticks to jump over (0: step
+// the next one).
+func (st *steady) after(s *queueSim, t int64) int64 {
+	st.last = 1 - st.last
+	sig := &st.sigs[st.last]
+	if *sig != st.sigs[1-st.last] {
 		st.snapAt = -1
 		return 0
 	}
@@ -96,7 +103,7 @@ func (st *steady) after(s *queueSim, t int64, sig tickSig) int64 {
 		st.snapAt = t
 		return 0
 	}
-	return s.repeats(t, &sig)
+	return s.repeats(t, sig)
 }
 
 // repeats is how many ticks after t repeat tick t, as far as nothing but
