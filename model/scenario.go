@@ -207,24 +207,31 @@ func DefaultFault() Fault { return Fault{Kind: "outage", Factor: 1} }
 // ChainLayers returns the effective chain, top first: Layer stretched or cut
 // to Layers entries, the last entry repeating.
 func (s *Scenario) ChainLayers() []Layer {
-	n := s.Layers
-	if n <= 0 {
-		n = len(s.Layer)
-	}
-	out := make([]Layer, n)
+	out := make([]Layer, s.chainLen())
 	for i := range out {
-		j := min(i, len(s.Layer)-1)
-		out[i] = s.Layer[j]
+		out[i] = *s.chainLayer(i)
 	}
 	return out
 }
+
+// chainLen is the number of layers in the effective chain.
+func (s *Scenario) chainLen() int {
+	if s.Layers > 0 {
+		return s.Layers
+	}
+	return len(s.Layer)
+}
+
+// chainLayer is layer i of the effective chain: the last entry of Layer
+// repeats.
+func (s *Scenario) chainLayer(i int) *Layer { return &s.Layer[min(i, len(s.Layer)-1)] }
 
 // FlatAttempts is the attempts one user request may put on the dependency
 // when every call fails: the product of the layers' attempts.
 func (s *Scenario) FlatAttempts() int {
 	p := 1
-	for _, l := range s.ChainLayers() {
-		p *= l.Attempts
+	for i := range s.chainLen() {
+		p *= s.chainLayer(i).Attempts
 		if p > math.MaxInt32 {
 			return math.MaxInt32
 		}
