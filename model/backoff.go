@@ -96,14 +96,23 @@ func (w *waits) longest(attempts int32) float64 {
 	return x
 }
 
+// fixedWait is the wait in ticks before retry number attempt when nothing
+// is drawn for it (no jitter, or a jitter range of zero width).
+func (w *waits) fixedWait(attempt int32) (int64, bool) {
+	if w.fixed == nil || w.fixed[attempt-1].fixed < 0 {
+		return 0, false
+	}
+	return w.fixed[attempt-1].fixed, true
+}
+
 // one draws the wait before retry number attempt for a single instance:
 // one draw from r, or none when the wait is fixed.
 func (w *waits) one(r *rng, attempt, prev int32) int64 {
+	if d, ok := w.fixedWait(attempt); ok {
+		return d
+	}
 	if w.fixed != nil {
 		d := &w.fixed[attempt-1]
-		if d.fixed >= 0 {
-			return d.fixed
-		}
 		return clampWait(d.lo+r.float64()*(d.hi-d.lo), d.capT)
 	}
 	lo, hi, capT := w.law(attempt, prev)
@@ -119,8 +128,8 @@ func (w *waits) one(r *rng, attempt, prev int32) int64 {
 // is the middle of its step, capped: an approximation that keeps instances
 // grouped (exact when q = 1).
 func (w *waits) draw(dst []split, r *rng, attempt, prev int32, n int64) []split {
-	if w.fixed != nil && w.fixed[attempt-1].fixed >= 0 {
-		return append(dst[:0], split{w.fixed[attempt-1].fixed, n}) // every instance waits the same
+	if d, ok := w.fixedWait(attempt); ok {
+		return append(dst[:0], split{d, n}) // every instance waits the same
 	}
 	q := w.b.Step
 	if n == 1 && q <= 1 {

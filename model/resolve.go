@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -339,7 +338,7 @@ func queueSupports(s *Scenario) error {
 		return bad("initial.abandoned", "the queue engine keeps abandoned calls only for callers that give up: set a timeout on the bottom layer")
 	}
 	if timeout%tick != 0 {
-		return bad(fmt.Sprintf("layer.%d.timeout", min(len(s.Layer), len(layers))-1),
+		return bad(indexed("layer", min(len(s.Layer), len(layers))-1)+"timeout",
 			"the queue engine needs a timeout that is a whole number of ticks (tick = %v), got %v", s.Tick, Duration(timeout))
 	}
 	for i, l := range s.Layer {

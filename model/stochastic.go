@@ -35,9 +35,8 @@ type stoch struct {
 	tk          tickCounts
 	preRequests int64 // closed loop: requests started before the first fault
 
-	g          *guard
-	events     int   // events handled since the guard was last asked
-	groupBytes int64 // what a group holds, for the guard
+	g      *guard
+	events int // events handled since the guard was last asked
 
 	changeAt int64        // the tick of the next change; never when none
 	breakers [][]*breaker // by layer, then client; nil without breakers
@@ -93,7 +92,6 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	h = max(h, p.ThinkTicks+1, int64(p.Network.Delay)*2+2, int64(math.Round(p.Latency*p.TPS))+2)
 	s.cal = newCalendar(min(h, p.Ticks+1))
 	s.cal.dropRefs = !s.gs.recycle
-	s.groupBytes = p.groupSize()
 	return s
 }
 
@@ -347,7 +345,7 @@ func (s *stoch) capacityOver(a, b int64) float64 {
 // live is the bytes of state the run holds: its groups, its scheduled
 // events, the calls queued at the dependency and its series.
 func (s *stoch) live() int64 {
-	b := s.gs.live*s.groupBytes + s.cal.n*eventBytes + s.srv.entries()*entryBytes
+	b := s.gs.live*s.p0.groupSize() + s.cal.n*eventBytes + s.srv.entries()*entryBytes
 	if s.rec != nil {
 		b += int64(len(s.rec.s.Rows)) * seriesBytes
 	}

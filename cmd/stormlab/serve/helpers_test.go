@@ -129,6 +129,27 @@ func (s *stream) next(t testing.TB) (string, []byte) {
 	return "", nil
 }
 
+// read reads the next event, decoding rows and state events; a problem or
+// the end of the run fails the test.
+func (s *stream) read(t testing.TB) (name string, rows []row, st *stateView) {
+	t.Helper()
+	name, data := s.next(t)
+	switch name {
+	case "rows":
+		if err := json.Unmarshal(data, &rows); err != nil {
+			t.Fatal(err)
+		}
+	case "state":
+		st = new(stateView)
+		if err := json.Unmarshal(data, st); err != nil {
+			t.Fatal(err)
+		}
+	case "problem", "end":
+		t.Fatalf("%s: %s", name, data)
+	}
+	return name, rows, st
+}
+
 // rowsUntil reads events until the page has n rows in all (counting those
 // of the first state), failing on a problem event; it returns every row
 // read and the other events' names.
@@ -140,25 +161,13 @@ func (s *stream) rowsUntil(t testing.TB, have []row, n int) ([]row, []string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("only %d of %d rows after 30 s", len(have), n)
 		}
-		name, data := s.next(t)
-		switch name {
-		case "rows":
-			var rs []row
-			if err := json.Unmarshal(data, &rs); err != nil {
-				t.Fatal(err)
-			}
+		name, rs, st := s.read(t)
+		switch {
+		case name == "rows":
 			have = append(have, rs...)
-		case "state":
-			var st stateView
-			if err := json.Unmarshal(data, &st); err != nil {
-				t.Fatal(err)
-			}
-			if st.Full {
-				have = st.Rows
-			}
+		case st != nil && st.Full:
+			have = st.Rows
 			names = append(names, name)
-		case "problem", "end":
-			t.Fatalf("%s: %s", name, data)
 		default:
 			names = append(names, name)
 		}

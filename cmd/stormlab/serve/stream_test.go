@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -38,22 +37,10 @@ func TestLiveRun(t *testing.T) {
 		post("/control", map[string]any{"speed": "max", "pause_at": at, "paused": false})
 		paused := false
 		for !paused || len(rows) < at {
-			name, data := s.next(t)
-			switch name {
-			case "rows":
-				var rs []row
-				if err := json.Unmarshal(data, &rs); err != nil {
-					t.Fatal(err)
-				}
-				rows = append(rows, rs...)
-			case "state":
-				var st stateView
-				if err := json.Unmarshal(data, &st); err != nil {
-					t.Fatal(err)
-				}
+			_, rs, st := s.read(t)
+			rows = append(rows, rs...)
+			if st != nil {
 				paused = st.Paused && st.T == float64(at)
-			case "problem", "end":
-				t.Fatalf("%s: %s", name, data)
 			}
 		}
 		if len(rows) != at {
