@@ -76,6 +76,14 @@ func (g *group) reqDL() int64 {
 	return int64(g.dl)
 }
 
+// setReqDL sets the deadline of the request g works for (never: none).
+func (g *group) setReqDL(dl int64) {
+	g.dl = noDeadline
+	if dl != never {
+		g.dl = int32(dl)
+	}
+}
+
 // pair is g's hedged pair, or nil.
 func (g *group) pair() *hedge {
 	if g.x == nil {

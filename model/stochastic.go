@@ -470,10 +470,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, deadline
 	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
 	g.layer, g.state, g.retry, g.afterTimeout, g.flaky = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky)
-	g.dl = noDeadline
-	if dl != never {
-		g.dl = int32(dl)
-	}
+	g.setReqDL(dl)
 	if g.x != nil {
 		*g.x = groupExtra{}
 	}
