@@ -41,11 +41,11 @@ func TestBlipArticleRows(t *testing.T) {
 			}
 			t.Log(r.Metrics)
 			if math.IsNaN(c.recovery) {
-				if r.Recovered {
+				if r.Recovered() {
 					t.Errorf("recovered after %v s, want never", r.RecoveryS)
 				}
-			} else if !r.Recovered || r.RecoveryS != c.recovery {
-				t.Errorf("recovered=%v after %v s, want after %v s", r.Recovered, r.RecoveryS, c.recovery)
+			} else if !r.Recovered() || r.RecoveryS != c.recovery {
+				t.Errorf("recovered=%v after %v s, want after %v s", r.Recovered(), r.RecoveryS, c.recovery)
 			}
 			if got := fmt1(r.PeakLoadX); got != c.peakLoad {
 				t.Errorf("peak load %sx, want %sx", got, c.peakLoad)

@@ -27,7 +27,7 @@ func then(sc Scenario, at time.Duration, set map[string]any, edit func(s *Scenar
 func TestSwitchToBudget(t *testing.T) {
 	stuck := server60("immediate", 3*time.Second)
 	base := runOne(t, stuck, 1)
-	if base.Recovered {
+	if base.Recovered() {
 		t.Fatalf("the immediate policy recovered from the 3 s blip: %v", base)
 	}
 	for _, c := range []struct {
@@ -49,8 +49,8 @@ func TestSwitchToBudget(t *testing.T) {
 	} {
 		m := runOne(t, then(stuck, 43*time.Second, c.set, c.edit), 1)
 		switch {
-		case m.Recovered != c.recovers:
-			t.Errorf("switch to %s at 43 s: recovered %v, want %v: %v", c.name, m.Recovered, c.recovers, m)
+		case m.Recovered() != c.recovers:
+			t.Errorf("switch to %s at 43 s: recovered %v, want %v: %v", c.name, m.Recovered(), c.recovers, m)
 		case c.recovers && (m.RecoveryS < 20 || m.RecoveryS > c.recoveryS):
 			t.Errorf("switch to %s 20 s after the blip: recovered after %v s, want within 5 s of the switch", c.name, m.RecoveryS)
 		}
@@ -79,7 +79,7 @@ func TestChangeBothEngines(t *testing.T) {
 		// The queue peaks as the retries already due arrive, then drains;
 		// healthy again once it is down to capacity × timeout.
 		want := 10 + (m.PeakQueue-100)/30
-		if !m.Recovered || math.Abs(m.RecoveryS-want) > 2 {
+		if !m.Recovered() || math.Abs(m.RecoveryS-want) > 2 {
 			t.Errorf("%s: %v; want a recovery after about %.0f s (a backlog of %v draining at 30/s)", engine, m, want, m.PeakQueue)
 		}
 	}

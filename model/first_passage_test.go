@@ -14,14 +14,14 @@ func TestAfterChange(t *testing.T) {
 	sc.Layer[0].Timeout = Duration(time.Second)
 	off := then(sc, 100*time.Second, map[string]any{"layer.0.attempts": 1}, func(s *Scenario) { s.Layer[0].Attempts = 1 })
 	m := runOne(t, off, 1)
-	if !m.Recovered || m.AfterChangeS != m.RecoveryS-10 || m.AfterChangeS <= 0 {
+	if !m.Recovered() || m.AfterChangeS != m.RecoveryS-10 || m.AfterChangeS <= 0 {
 		t.Errorf("retries off at 100 s: recovery %v s after the fault, %v s after the change; want the second 10 s less", m.RecoveryS, m.AfterChangeS)
 	}
 	if m := runOne(t, sc, 1); !math.IsNaN(m.AfterChangeS) {
 		t.Errorf("no change: after_change_s %v, want none", m.AfterChangeS)
 	}
 	stay := then(sc, 100*time.Second, map[string]any{"layer.0.attempts": 9}, func(s *Scenario) { s.Layer[0].Attempts = 9 })
-	if m := runOne(t, stay, 1); m.Recovered || !math.IsNaN(m.AfterChangeS) {
+	if m := runOne(t, stay, 1); m.Recovered() || !math.IsNaN(m.AfterChangeS) {
 		t.Errorf("9 attempts left: %v, after the change %v; want never", m, m.AfterChangeS)
 	}
 	// A change after the system is healthy again: 0.

@@ -65,7 +65,7 @@ func TestMemoryCap(t *testing.T) {
 		t.Fatalf("abort %q at a peak of %s", g.abort, Bytes(g.peak))
 	}
 	r, err := RunPlan(context.Background(), p, 1, Options{MaxMemory: cap})
-	if err != nil || r.Aborted == "" || r.Recovered || r.Calls == r.Calls {
+	if err != nil || r.Aborted == "" || r.Recovered() || r.Calls == r.Calls {
 		t.Errorf("aborted cell: %v, %q, metrics %v", err, r.Aborted, r.Metrics)
 	}
 	small := blip(27)

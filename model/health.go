@@ -15,6 +15,10 @@ import "math"
 // Health.Limit. The goodput rule: over the last Health.WindowTicks ticks,
 // successes are at least Health.Goodput × arrivals; healthy until the first
 // window is complete.
+//
+// The verdict (verdict.go) also needs demand: the requests that arrived,
+// and the ones that succeeded, from the tick after the trigger on
+// (judgeFrom); and how the backlog ended (endWatch).
 type health struct {
 	rule    HealthRule
 	limit   float64
@@ -24,12 +28,20 @@ type health struct {
 	// firstBad: the first unhealthy tick; drained: the first tick at or
 	// after drainFrom with the backlog at most limit (−1: none yet).
 	firstBad, drained, drainFrom int64
+	// judgeFrom is the first tick after the trigger: the fault's end, or
+	// tick 1 without a fault (a burst in tick 0 leaves nothing to judge);
+	// demand and okAfter count the requests that arrived and succeeded
+	// from it on.
+	judgeFrom, demand, okAfter int64
+	end                        endWatch
 }
 
 func newHealth(p *Plan) health {
+	judgeFrom := max(p.Fault.To, 1)
 	h := health{rule: p.Health.Rule, limit: p.Health.Limit, from: p.Fault.From, lastBad: -1,
-		firstBad: -1, drained: -1, drainFrom: p.Fault.To,
-		gp: goodputWindow{w: p.Health.WindowTicks, g: p.Health.Goodput}}
+		firstBad: -1, drained: -1, drainFrom: p.Fault.To, judgeFrom: judgeFrom,
+		end: newEndWatch(p.Ticks, judgeFrom, p.Engine == EngineStochastic),
+		gp:  goodputWindow{w: p.Health.WindowTicks, g: p.Health.Goodput}}
 	if h.rule == HealthGoodput && h.gp.w < 1<<12 {
 		n := 16
 		for int64(n) <= h.gp.w {
@@ -41,8 +53,14 @@ func newHealth(p *Plan) health {
 }
 
 // observe judges tick t, in which ok requests succeeded and arrivals
-// arrived, with backlog calls waiting at its end.
-func (h *health) observe(t, ok, arrivals, backlog int64) (unhealthy bool) {
+// arrived, with backlog calls waiting at its end and work held by the
+// dependency (endWatch).
+func (h *health) observe(t, ok, arrivals, backlog, work int64) (unhealthy bool) {
+	if t >= h.judgeFrom {
+		h.demand += arrivals
+		h.okAfter += ok
+	}
+	h.end.add(t, t+1, float64(work), 0)
 	if h.rule == HealthQueue {
 		unhealthy = float64(backlog) > h.limit+1e-9
 	} else {
@@ -72,9 +90,10 @@ func (h *health) mark(a, b int64, unhealthy bool, backlog int64) {
 }
 
 // idle judges ticks a..b−1 in which nothing happened, with backlog calls
-// waiting throughout, and reports each stretch of equal health to mark
-// (when not nil).
-func (h *health) idle(a, b, backlog int64, mark func(x, y int64, unhealthy bool)) {
+// waiting and work held throughout, and reports each stretch of equal
+// health to mark (when not nil).
+func (h *health) idle(a, b, backlog, work int64, mark func(x, y int64, unhealthy bool)) {
+	h.end.add(a, b, float64(work), 0)
 	note := func(x, y int64, unhealthy bool) {
 		h.mark(x, y, unhealthy, backlog)
 		if mark != nil {
@@ -104,9 +123,16 @@ func (h *health) idle(a, b, backlog int64, mark func(x, y int64, unhealthy bool)
 
 // repeat judges k ticks from tick from that repeat the last one judged:
 // ok successes and arrivals each, unhealthy or not, the backlog at the end
-// of the first of them first and on the same side of the limit throughout.
-func (h *health) repeat(from, k, ok, arr int64, unhealthy bool, first int64) {
+// of the first of them first and on the same side of the limit throughout,
+// the work held workFirst at the end of the first and changing by dWork a
+// tick.
+func (h *health) repeat(from, k, ok, arr int64, unhealthy bool, first, workFirst, dWork int64) {
 	last := from + k - 1
+	if n := last + 1 - max(from, h.judgeFrom); n > 0 {
+		h.demand += n * arr
+		h.okAfter += n * ok
+	}
+	h.end.add(from, last+1, float64(workFirst), float64(dWork))
 	if h.rule == HealthGoodput {
 		for x := max(from, last-h.gp.w+1); x <= last; x++ {
 			if ok != 0 || arr != 0 {
@@ -132,9 +158,28 @@ func (h *health) recovery(ticks int64, tickS, faultEnd float64) (bool, float64) 
 	return true, math.Max(0, float64(h.lastBad+1)*tickS-faultEnd)
 }
 
-// verdict fills in m's judgement of a run of p: recovery, collapse, drain.
+// verdict fills in m's judgement of a run of p: the verdict and recovery,
+// collapse, drain. A run without a trigger (no fault, no initial backlog)
+// has no recovery time: recovered then means healthy at the end.
 func (h *health) verdict(m *Metrics, p *Plan) {
-	m.Recovered, m.RecoveryS = h.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
+	rec, recS := h.recovery(p.Ticks, p.TickS, p.Fault.End.Seconds())
+	m.EndBacklog = h.end.last
+	m.DrainRate, m.DrainLeftS = math.NaN(), math.NaN()
+	switch {
+	case h.demand == 0:
+		m.Verdict, recS = NotJudged, math.NaN()
+	case rec && h.okAfter > 0:
+		m.Verdict = Recovered
+	default:
+		m.Verdict, recS = Stuck, math.NaN()
+		if draining, rate, left := h.end.state(h.limit, p.TickS); draining {
+			m.Verdict, m.DrainRate, m.DrainLeftS = Draining, rate, left
+		}
+	}
+	if !p.Triggered() {
+		recS = math.NaN()
+	}
+	m.RecoveryS = recS
 	m.CollapseS, m.DrainS = h.collapse(p.TickS), h.drain(p.TickS)
 	m.AfterChangeS = h.afterChange(p)
 	m.CollapseLoad, m.RecoveryLoad = h.turningLoads(p)

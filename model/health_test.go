@@ -12,14 +12,14 @@ func TestHealthQueueRule(t *testing.T) {
 	h := newHealth(p)
 	backlog := map[int64]int64{5: 500, 12: 101, 13: 100, 20: 300}
 	for x := int64(0); x < 30; x++ {
-		if got := h.observe(x, 0, 0, backlog[x]); got != (backlog[x] > 100) {
+		if got := h.observe(x, 0, 0, backlog[x], backlog[x]); got != (backlog[x] > 100) {
 			t.Errorf("tick %d, backlog %d: unhealthy %v", x, backlog[x], got)
 		}
 	}
 	if rec, s := h.recovery(30, 1, 15); !rec || s != 6 {
 		t.Errorf("last unhealthy tick 20, fault ends at 15 s: recovered %v after %v s, want after 6 s", rec, s)
 	}
-	h.observe(30, 0, 0, 101)
+	h.observe(30, 0, 0, 101, 101)
 	if rec, s := h.recovery(31, 1, 15); rec || !math.IsNaN(s) {
 		t.Errorf("unhealthy in the last tick: recovered %v, %v", rec, s)
 	}
@@ -30,7 +30,7 @@ func TestHealthQueueRule(t *testing.T) {
 		t.Errorf("collapse %v s, drain %v s; want 5 and 0", c, d)
 	}
 	quiet := newHealth(p)
-	quiet.observe(5, 0, 0, 500)
+	quiet.observe(5, 0, 0, 500, 500)
 	if rec, s := quiet.recovery(30, 1, 15); !rec || s != 0 {
 		t.Errorf("unhealthy only before the fault: recovered %v after %v s, want after 0 s", rec, s)
 	}
@@ -41,7 +41,7 @@ func TestHealthQueueRule(t *testing.T) {
 		if x >= 15 {
 			q = max(0, 1000-100*(x-15))
 		}
-		slow.observe(x, 0, 0, q)
+		slow.observe(x, 0, 0, q, q)
 	}
 	if d := slow.drain(1); d != 9 {
 		t.Errorf("backlog 1000 at tick 15, down 100 a tick to the limit of 100 at tick 24: drain %v s, want 9", d)
@@ -61,15 +61,15 @@ func TestHealthGoodput(t *testing.T) {
 		unhealthy bool
 	}{{0, 10, false}, {0, 10, false}, {30, 10, false}, {5, 10, false}, {5, 10, false}, {10, 10, true}, {10, 10, true}, {10, 10, false}}
 	for i, s := range steps {
-		if got := h.observe(int64(i), s.ok, s.arr, 0); got != s.unhealthy {
+		if got := h.observe(int64(i), s.ok, s.arr, 0, 0); got != s.unhealthy {
 			t.Errorf("tick %d (%d of %d): unhealthy %v, want %v", i, s.ok, s.arr, got, s.unhealthy)
 		}
 	}
 	// Ticks 8..9 idle: the window still holds ticks 6 and 7 (20 of 20),
 	// then only tick 7, then nothing.
 	var marks [][3]int64
-	h.observe(8, 0, 10, 0) // 20 of 30: unhealthy
-	h.idle(9, 13, 0, func(x, y int64, bad bool) {
+	h.observe(8, 0, 10, 0, 0) // 20 of 30: unhealthy
+	h.idle(9, 13, 0, 0, func(x, y int64, bad bool) {
 		b := int64(0)
 		if bad {
 			b = 1

@@ -29,7 +29,7 @@ func drainScenario(engine string) Scenario {
 func TestInitialBacklogDrains(t *testing.T) {
 	for _, engine := range []string{"queue", "stochastic"} {
 		m := runOne(t, drainScenario(engine), 1)
-		if m.Requests != 500+50*30 || m.CollapseS != 0 || math.Abs(m.DrainS-6) > 0.15 || !m.Recovered {
+		if m.Requests != 500+50*30 || m.CollapseS != 0 || math.Abs(m.DrainS-6) > 0.15 || !m.Recovered() {
 			t.Errorf("%s: requests %v (want 2000), collapse %v s (want 0), drain %v s (want 6): %v", engine, m.Requests, m.CollapseS, m.DrainS, m)
 		}
 		// Backlog requests beyond the first 200 time out; their calls are
@@ -77,7 +77,7 @@ func TestSpontaneousCollapse(t *testing.T) {
 	near := runOne(t, sc, 1)
 	sc.Load = 50
 	low := runOne(t, sc, 1)
-	if math.IsNaN(near.CollapseS) || near.Recovered {
+	if math.IsNaN(near.CollapseS) || near.Recovered() {
 		t.Errorf("load 97 of 100: %v, collapse %v s; want a collapse for good", near, near.CollapseS)
 	}
 	if !math.IsNaN(low.CollapseS) {

@@ -50,7 +50,7 @@ func TestJitterStepApproximates(t *testing.T) {
 		{"successful", func(m *Metrics) float64 { return m.Successful }},
 		{"peak_queue", func(m *Metrics) float64 { return m.PeakQueue }},
 		{"wasted", func(m *Metrics) float64 { return m.Wasted() }},
-		{"recovered", func(m *Metrics) float64 { return b2f(m.Recovered) }},
+		{"recovered", func(m *Metrics) float64 { return b2f(m.Recovered()) }},
 	}
 	sample := func(step time.Duration) [][]float64 {
 		out := make([][]float64, len(cols))

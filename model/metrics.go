@@ -1,14 +1,17 @@
 package model
 
+import "math"
+
 // Metric is one measurement of a Result, named as its results.csv column.
 // Reports and figures look metrics up here, so every renderer speaks of the
 // same numbers with the same names.
 type Metric struct {
 	Name string // results.csv column
 	Doc  string // what it means, with its unit
-	Kind string // "bool", "count", "ratio" or "seconds"
+	Kind string // "bool", "verdict", "count", "ratio" or "seconds"
 	// Value reads the metric from a result; NaN means "no value" (recovery
-	// time of a run that never recovered). Booleans read as 0 or 1.
+	// time of a run that never recovered). Booleans read as 0 or 1, a
+	// verdict as its Verdict.
 	Value func(r *Result) float64
 	// SD reads the spread over replicates, nil when it has none.
 	SD func(r *Result) float64
@@ -29,10 +32,21 @@ func MetricList() []Metric {
 		return 0
 	}
 	return []Metric{
-		{"recovered", "healthy again after the fault and stayed healthy to the end (every replicate)", "bool",
-			func(r *Result) float64 { return b(r.Recovered) }, nil, false, false},
-		{"recovery_s", "seconds from the end of the fault until healthy for good; empty when never", "seconds",
+		{"recovered", "healthy again after the fault and stayed healthy to the end (every replicate that was judged); without a fault, healthy at the end; empty when not judged", "bool",
+			func(r *Result) float64 {
+				if !r.Verdict.Judged() {
+					return math.NaN()
+				}
+				return b(r.Recovered())
+			}, nil, false, false},
+		{"verdict", "recovered; draining (unhealthy at the end, the backlog still falling: a longer run would see it recover); stuck (unhealthy at the end, the backlog no longer falling, or no request succeeded after the fault); not judged (no request arrived after the fault's end, or after the first tick without a fault: nothing to judge)", "verdict",
+			func(r *Result) float64 { return float64(r.Verdict) }, nil, false, false},
+		{"recovery_s", "seconds from the end of the fault (the start, with an initial backlog) until healthy for good; empty when not recovered, not judged, or without a fault or backlog to recover from", "seconds",
 			func(r *Result) float64 { return r.RecoveryS }, func(r *Result) float64 { return r.SD.RecoveryS }, false, false},
+		{"drain_rate_per_s", "for a draining run: calls a second the backlog fell by over the end of the run (the calls waiting or in flight at the dependency; at a loss server, the requests waiting for an answer); empty otherwise", "ratio",
+			func(r *Result) float64 { return r.DrainRate }, func(r *Result) float64 { return r.SD.DrainRate }, false, true},
+		{"drain_left_s", "for a draining run: seconds after the run's end until the backlog is within the healthy limit, at that rate; empty otherwise, or without a limit", "seconds",
+			func(r *Result) float64 { return r.DrainLeftS }, func(r *Result) float64 { return r.SD.DrainLeftS }, false, true},
 		{"collapse_s", "seconds from the start until the system was first unhealthy, with or without a fault; empty when never", "seconds",
 			func(r *Result) float64 { return r.CollapseS }, func(r *Result) float64 { return r.SD.CollapseS }, false, false},
 		{"drain_s", "seconds from the end of the fault (the start without one) until the backlog was first within the healthy limit; empty when never, or when no limit applies", "seconds",
@@ -55,7 +69,7 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.Amplification() }, nil, false, false},
 		{"peak_calls", "the most calls the dependency received in one tick", "count",
 			func(r *Result) float64 { return r.PeakCalls }, func(r *Result) float64 { return r.SD.PeakCalls }, false, false},
-		{"peak_load_x", "peak calls per second at the dependency / base arrival rate (closed loop: the rate requests started at before the fault)", "ratio",
+		{"peak_load_x", "the most calls the dependency received in one second (a series bin: one tick when ticks are longer) / base arrival rate (closed loop: the rate requests started at before the fault; a burst: its requests in its first second)", "ratio",
 			func(r *Result) float64 { return r.PeakLoadX }, func(r *Result) float64 { return r.SD.PeakLoadX }, false, false},
 		{"window_calls_per_s", "mean calls per second at the dependency during the fault", "ratio",
 			func(r *Result) float64 { return r.WindowCalls }, func(r *Result) float64 { return r.SD.WindowCalls }, false, false},
@@ -89,7 +103,7 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.Wasted() }, nil, false, false},
 		{"replicates", "seeded runs behind the row", "count",
 			func(r *Result) float64 { return float64(r.Replicates) }, nil, false, false},
-		{"recovered_share", "share of the replicates that recovered", "ratio",
+		{"recovered_share", "share of the judged replicates that recovered; empty when none was judged", "ratio",
 			func(r *Result) float64 { return r.RecoveredShare }, nil, false, false},
 		{"recovered_share_lo", "lower end of the Wilson 95% interval of recovered_share", "ratio",
 			func(r *Result) float64 { return r.Spread.ShareLo }, nil, true, false},

@@ -273,18 +273,24 @@ type Segment struct {
 
 // BaseRate is the usual arrival rate the load ratios are measured against:
 // the load; under a shape, its load where the first fault starts (or at the
-// start); for a burst, the burst's requests in one tick. A closed loop
-// measures its own.
+// start); for a burst, the burst's requests in the second (the series bin)
+// they arrive in. A closed loop measures its own.
 func (p *Plan) BaseRate() float64 {
 	switch {
 	case p.Arrivals == ArriveBurst:
-		return float64(p.Clients) * p.TPS
+		return float64(p.Clients) / (float64(p.seriesBinTicks()) * p.TickS)
 	case len(p.Shape) > 0:
 		a := arrivals{p: p}
 		return a.shapeAt(p.Fault.From)
 	}
 	return p.Load
 }
+
+// Triggered reports whether the run has something to recover from: a fault,
+// or a system already loaded when it starts (initial.backlog or
+// initial.abandoned). Without one, a run's recovery time means nothing,
+// and recovered means healthy at the end.
+func (p *Plan) Triggered() bool { return p.Fault.Has || p.Backlog > 0 || p.Abandoned > 0 }
 
 // RuleOfThumb is the blip length the 30-second blip article predicts tips
 // naive retries over at the given load: the time a fault takes to build a

@@ -143,6 +143,7 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 	}
 	s.setWaits(l, 0)
 	s.rows = make([][]cohort, pow2(max(s.timeout, 0)+1))
+	s.c.peakRate = newPeakRate(p)
 	return s
 }
 
@@ -245,6 +246,7 @@ func (s *queueSim) step(t int64) {
 	s.c.calls += sent
 	s.tk.calls = sent
 	s.c.peakCalls = max(s.c.peakCalls, sent)
+	s.c.peakRate.add(t, t+1, sent)
 	if t >= p.Fault.From && t < p.Fault.To {
 		s.c.windowCalls += sent
 	}
@@ -278,10 +280,19 @@ func (s *queueSim) step(t int64) {
 
 	// 4. measurements
 	s.c.peakQueue = max(s.c.peakQueue, s.queued)
-	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, s.queued)
+	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, s.queued, s.work())
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, s.queued, s.c.requests-s.c.ok-s.c.failed)
 	}
+}
+
+// work is what the dependency holds for the verdict's end watch: the calls
+// waiting, or at a loss server the requests without an answer yet.
+func (s *queueSim) work() int64 {
+	if s.loss {
+		return s.c.requests - s.c.ok - s.c.failed
+	}
+	return s.queued
 }
 
 // retire moves what is left of row e into the backlog.

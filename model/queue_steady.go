@@ -144,8 +144,14 @@ func (s *queueSim) repeats(t int64, sig *tickSig) int64 {
 func (s *queueSim) jump(t, k int64, sig *tickSig) {
 	tk := &sig.tk
 	first := s.queued + sig.dBacklog // at the end of the first repeat
+	dWork := sig.dBacklog
+	if s.loss {
+		dWork = tk.requests - tk.ok - tk.failures
+	}
+	workFirst := s.work() + dWork
 	s.c.requests += k * tk.requests
 	s.c.calls += k * tk.calls
+	s.c.peakRate.add(t+1, t+1+k, tk.calls)
 	s.c.ok += k * tk.ok
 	s.c.failed += k * tk.failures
 	s.c.refused += k * tk.refused
@@ -162,7 +168,7 @@ func (s *queueSim) jump(t, k int64, sig *tickSig) {
 	s.rows = rotate(s.rows, k)
 	s.due = rotate(s.due, k)
 	s.arr.skip(k)
-	s.health.repeat(t+1, k, tk.ok, tk.requests, sig.unhealthy, first)
+	s.health.repeat(t+1, k, tk.ok, tk.requests, sig.unhealthy, first, workFirst, dWork)
 }
 
 // rotate moves every entry of a ring k places on.

@@ -9,23 +9,21 @@ import (
 )
 
 // A blip too short to make the system unhealthy has recovered after 0 s
-// (the article's script crashes on it), and so has a run without a fault.
+// (the article's script crashes on it); a run without a fault (or with a
+// blip of 0 s, which is none) is healthy at the end, with no recovery time.
 func TestShortBlipRecoversAtOnce(t *testing.T) {
-	for _, length := range []time.Duration{0, time.Second} {
-		sc := blip(27)
-		sc.Fault[0].Length = Duration(length)
-		r, err := Run(sc, 1, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !r.Recovered || r.RecoveryS != 0 {
-			t.Errorf("blip %v: recovered=%v after %v s, want after 0 s", length, r.Recovered, r.RecoveryS)
-		}
-	}
 	sc := blip(27)
-	sc.Fault = nil
-	if r, _ := Run(sc, 1, false); !r.Recovered || r.RecoveryS != 0 {
-		t.Errorf("no fault: recovered=%v after %v s", r.Recovered, r.RecoveryS)
+	sc.Fault[0].Length = Duration(time.Second)
+	if r, err := Run(sc, 1, false); err != nil || !r.Recovered() || r.RecoveryS != 0 {
+		t.Errorf("blip 1s: %v, recovered=%v after %v s, want after 0 s", err, r.Recovered(), r.RecoveryS)
+	}
+	sc.Fault[0].Length = 0
+	none := blip(27)
+	none.Fault = nil
+	for _, sc := range []Scenario{sc, none} {
+		if r, err := Run(sc, 1, false); err != nil || !r.Recovered() || !math.IsNaN(r.RecoveryS) {
+			t.Errorf("no fault (%d faults): %v, recovered=%v after %v s, want healthy at the end with no recovery time", len(sc.Fault), err, r.Recovered(), r.RecoveryS)
+		}
 	}
 }
 

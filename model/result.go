@@ -13,36 +13,50 @@ import (
 // Metrics are the measurements of one run. Counts are float64 so replicates
 // can be averaged; a single run's counts are whole numbers.
 type Metrics struct {
-	Recovered       bool    // healthy from some time after the fault to the end of the run
-	RecoveryS       float64 // seconds from the end of the fault until healthy for good; NaN when never
-	CollapseS       float64 // seconds from the start until first unhealthy, fault or not; NaN when never
-	DrainS          float64 // seconds from the end of the fault (the start without one) until the backlog is first within the healthy limit; NaN when never
-	AfterChangeS    float64 // seconds from the first change until healthy for good; NaN when never, or without a change
-	CollapseLoad    float64 // under a load shape, the load offered (requests/s) when first unhealthy; NaN otherwise
-	RecoveryLoad    float64 // under a load shape, the load offered (requests/s) when healthy for good; NaN otherwise
-	Requests        float64 // user (top-level) requests that arrived
-	Calls           float64 // attempts that reached the dependency
-	PeakCalls       float64 // the most calls the dependency received in one tick
-	PeakLoadX       float64 // peak calls per second at the dependency / base arrival rate
-	WindowRateX     float64 // mean calls per second during the fault / base arrival rate
-	WindowCalls     float64 // mean calls per second at the dependency during the fault
-	WindowPerTick   float64 // mean calls per tick at the dependency during the fault
-	CallsPerS       float64 // mean calls per second at the dependency over the run
-	Allowed         float64 // attempts one request may put on the dependency: the product over the chain
-	PeakQueue       float64 // the most calls waiting at the dependency
-	Successful      float64 // user requests that got a success
-	Failed          float64 // user requests that got an error
-	Pending         float64 // user requests without an answer when the run ended
-	RetriesRefused  float64 // tries and retries a policy refused (budget, breaker, deadline, pushback)
-	RefusedBudget   float64 // of those, by a retry budget
-	RefusedBreaker  float64 // by an open circuit breaker
-	RefusedDeadline float64 // because the request's deadline had passed
-	RefusedPushback float64 // because the dependency said "overloaded, don't retry"
-	NotRetryable    float64 // failed tries not retried because the error was not retryable
-	Hedges          float64 // second copies of slow calls sent to the dependency
-	Served          float64 // calls the dependency completed
-	WastedServed    float64 // of those, calls whose caller had given up
+	// Verdict is the run's verdict (verdict.go); a cell's is its
+	// replicates' together (cellVerdict).
+	Verdict   Verdict
+	RecoveryS float64 // seconds from the end of the fault (the start, with an initial backlog) until healthy for good; NaN when never, not judged, or without either
+	// EndBacklog is the backlog when the run ends (endWatch: calls waiting
+	// or in flight at the dependency; at a loss server, requests waiting
+	// for an answer); DrainRate the calls a second it fell by over the end
+	// of the run, and DrainLeftS the seconds it would still take at that
+	// rate to reach the healthy limit, both NaN unless the verdict is
+	// Draining (DrainLeftS also without a limit).
+	EndBacklog, DrainRate, DrainLeftS float64
+	CollapseS                         float64 // seconds from the start until first unhealthy, fault or not; NaN when never
+	DrainS                            float64 // seconds from the end of the fault (the start without one) until the backlog is first within the healthy limit; NaN when never
+	AfterChangeS                      float64 // seconds from the first change until healthy for good; NaN when never, or without a change
+	CollapseLoad                      float64 // under a load shape, the load offered (requests/s) when first unhealthy; NaN otherwise
+	RecoveryLoad                      float64 // under a load shape, the load offered (requests/s) when healthy for good; NaN otherwise
+	Requests                          float64 // user (top-level) requests that arrived
+	Calls                             float64 // attempts that reached the dependency
+	PeakCalls                         float64 // the most calls the dependency received in one tick
+	PeakLoadX                         float64 // the most calls the dependency received in one second (one series bin) / base arrival rate
+	WindowRateX                       float64 // mean calls per second during the fault / base arrival rate
+	WindowCalls                       float64 // mean calls per second at the dependency during the fault
+	WindowPerTick                     float64 // mean calls per tick at the dependency during the fault
+	CallsPerS                         float64 // mean calls per second at the dependency over the run
+	Allowed                           float64 // attempts one request may put on the dependency: the product over the chain
+	PeakQueue                         float64 // the most calls waiting at the dependency
+	Successful                        float64 // user requests that got a success
+	Failed                            float64 // user requests that got an error
+	Pending                           float64 // user requests without an answer when the run ended
+	RetriesRefused                    float64 // tries and retries a policy refused (budget, breaker, deadline, pushback)
+	RefusedBudget                     float64 // of those, by a retry budget
+	RefusedBreaker                    float64 // by an open circuit breaker
+	RefusedDeadline                   float64 // because the request's deadline had passed
+	RefusedPushback                   float64 // because the dependency said "overloaded, don't retry"
+	NotRetryable                      float64 // failed tries not retried because the error was not retryable
+	Hedges                            float64 // second copies of slow calls sent to the dependency
+	Served                            float64 // calls the dependency completed
+	WastedServed                      float64 // of those, calls whose caller had given up
 }
+
+// Recovered reports whether the run (every judged replicate of a cell)
+// recovered: healthy from some time after the fault to the end, or, without
+// a fault, healthy at the end.
+func (m *Metrics) Recovered() bool { return m.Verdict == Recovered }
 
 // Amplification is calls per user request.
 func (m *Metrics) Amplification() float64 { return ratio(m.Calls, m.Requests) }
@@ -190,7 +204,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 // aborted is the result of a cell stopped for memory: every metric NaN.
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
-	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan, CollapseLoad: nan, RecoveryLoad: nan}
+	m := Metrics{RecoveryS: nan, DrainRate: nan, DrainLeftS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan, CollapseLoad: nan, RecoveryLoad: nan}
 	for _, p := range counted(&m) {
 		*p = nan
 	}
@@ -219,24 +233,34 @@ func SplitMix(x uint64) uint64 {
 
 // counted lists the metrics that are averaged over replicates.
 func counted(m *Metrics) []*float64 {
-	return []*float64{&m.Requests, &m.Calls, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
+	return []*float64{&m.Requests, &m.Calls, &m.EndBacklog, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
 		&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed,
 		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges}
 }
 
 // aggregate summarises replicate metrics: means and standard deviations
-// (gonum/stat), Recovered when every replicate recovered, RecoveryS and its
-// quantiles over the replicates that recovered, and the share that did with
-// its Wilson interval.
+// (gonum/stat), the cell's verdict (cellVerdict), RecoveryS and its
+// quantiles over the replicates that recovered, and the share of the judged
+// replicates that did with its Wilson interval (NaN when none was judged).
 func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	var rec []float64
+	recovered, judged := 0, 0
 	for i := range runs {
-		if runs[i].Recovered {
-			rec = append(rec, runs[i].RecoveryS)
+		if runs[i].Verdict.Judged() {
+			judged++
+		}
+		if runs[i].Recovered() {
+			recovered++
+			if !math.IsNaN(runs[i].RecoveryS) {
+				rec = append(rec, runs[i].RecoveryS)
+			}
 		}
 	}
-	share = float64(len(rec)) / float64(len(runs))
-	sp.ShareLo, sp.ShareHi = wilson(len(rec), len(runs))
+	share = math.NaN()
+	if judged > 0 {
+		share = float64(recovered) / float64(judged)
+	}
+	sp.ShareLo, sp.ShareHi = wilson(recovered, judged)
 	sp.RecoveryP50, sp.RecoveryP90 = math.NaN(), math.NaN()
 	if len(rec) > 0 {
 		slices.Sort(rec)
@@ -254,7 +278,7 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 		}
 		*p, *counted(&sd)[j] = stat.MeanStdDev(xs, nil)
 	}
-	mean.Recovered = len(rec) == len(runs)
+	mean.Verdict = cellVerdict(runs)
 	mean.RecoveryS, sd.RecoveryS = math.NaN(), math.NaN()
 	switch len(rec) {
 	case 0:
@@ -263,6 +287,8 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	default:
 		mean.RecoveryS, sd.RecoveryS = stat.MeanStdDev(rec, nil)
 	}
+	mean.DrainRate, sd.DrainRate = meanDefined(runs, func(m *Metrics) float64 { return m.DrainRate })
+	mean.DrainLeftS, sd.DrainLeftS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainLeftS })
 	mean.CollapseS, sd.CollapseS = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseS })
 	mean.DrainS, sd.DrainS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainS })
 	mean.AfterChangeS, sd.AfterChangeS = meanDefined(runs, func(m *Metrics) float64 { return m.AfterChangeS })
@@ -303,8 +329,8 @@ func wilson(k, n int) (lo, hi float64) {
 
 // String gives a one-line summary, for logs and test failures.
 func (m Metrics) String() string {
-	rec := "never"
-	if m.Recovered {
+	rec := m.Verdict.String()
+	if m.Recovered() {
 		rec = fmt.Sprintf("after %gs", m.RecoveryS)
 	}
 	return fmt.Sprintf("recovered %s, requests %g, calls %g (%.2fx), peak %gx, peak queue %g, ok %g, failed %g, pending %g, refused %g, wasted %.1f%%",
@@ -322,7 +348,7 @@ func horizonWarnings(sc *Scenario, r *Result) []string {
 		}
 	}
 	_, end, ok := sc.FaultWindow()
-	if ok && end < sc.Duration && r.Recovered && end.Seconds()+r.RecoveryS > 0.9*sc.Duration.Seconds() {
+	if ok && end < sc.Duration && r.Recovered() && end.Seconds()+r.RecoveryS > 0.9*sc.Duration.Seconds() {
 		w = append(w, fmt.Sprintf("healthy only for the last %.0f s of the run: a longer duration would show whether the recovery lasts",
 			sc.Duration.Seconds()-end.Seconds()-r.RecoveryS))
 	}
@@ -351,7 +377,7 @@ func (c *counts) metrics(p *Plan, base float64) Metrics {
 		WastedServed:    float64(c.wasted),
 	}
 	m.Pending = m.Requests - m.Successful - m.Failed
-	m.PeakLoadX = ratio(m.PeakCalls*p.TPS, base)
+	m.PeakLoadX = ratio(c.peakRate.perSecond(p.TickS), base)
 	if p.Fault.To > p.Fault.From {
 		m.WindowCalls = float64(c.windowCalls) / (float64(p.Fault.To-p.Fault.From) * p.TickS)
 		m.WindowRateX = ratio(m.WindowCalls, base)

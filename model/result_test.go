@@ -27,15 +27,15 @@ func TestWilson(t *testing.T) {
 // recovery over those that recovered, its quantiles, and the share.
 func TestAggregate(t *testing.T) {
 	runs := []Metrics{
-		{Recovered: true, RecoveryS: 2, Calls: 10},
-		{Recovered: true, RecoveryS: 4, Calls: 20},
-		{Recovered: false, RecoveryS: math.NaN(), Calls: 30},
-		{Recovered: true, RecoveryS: 12, Calls: 40},
+		{Verdict: Recovered, RecoveryS: 2, Calls: 10},
+		{Verdict: Recovered, RecoveryS: 4, Calls: 20},
+		{Verdict: Stuck, RecoveryS: math.NaN(), Calls: 30},
+		{Verdict: Recovered, RecoveryS: 12, Calls: 40},
 	}
 	mean, sd, share, sp := aggregate(runs)
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
-	if mean.Recovered || !near(mean.RecoveryS, 6) || !near(sd.RecoveryS, math.Sqrt(28)) {
-		t.Errorf("recovery %v ± %v (recovered %v), want 6 ± √28, not all recovered", mean.RecoveryS, sd.RecoveryS, mean.Recovered)
+	if mean.Recovered() || !near(mean.RecoveryS, 6) || !near(sd.RecoveryS, math.Sqrt(28)) {
+		t.Errorf("recovery %v ± %v (recovered %v), want 6 ± √28, not all recovered", mean.RecoveryS, sd.RecoveryS, mean.Recovered())
 	}
 	if !near(mean.Calls, 25) || !near(sd.Calls, math.Sqrt(500.0/3)) {
 		t.Errorf("calls %v ± %v, want 25 ± √(500/3)", mean.Calls, sd.Calls)
@@ -44,7 +44,7 @@ func TestAggregate(t *testing.T) {
 		t.Errorf("share %v, p50 %v, p90 %v; want 0.75, 4, 12", share, sp.RecoveryP50, sp.RecoveryP90)
 	}
 	one, _, share1, sp1 := aggregate(runs[2:3])
-	if one.Recovered || share1 != 0 || !math.IsNaN(sp1.RecoveryP50) || sp1.ShareLo != 0 {
+	if one.Recovered() || share1 != 0 || !math.IsNaN(sp1.RecoveryP50) || sp1.ShareLo != 0 {
 		t.Errorf("one run that never recovered: %v, share %v, %+v", one, share1, sp1)
 	}
 }

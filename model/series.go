@@ -11,6 +11,7 @@ type counts struct {
 	requests, calls, ok, failed, refused, served, wasted, hedges int64
 	peakCalls, peakQueue, windowCalls                            int64
 	refusedBy                                                    [refusals]int64 // tries not made or not retried, by why
+	peakRate                                                     peakRate        // the most calls in one second
 }
 
 // recorder bins a run's ticks into a Series of one-second rows (a row per

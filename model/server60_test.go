@@ -81,20 +81,20 @@ func TestServer60Blips(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		for _, p := range server60Policies {
 			one := runOne(t, server60(p, time.Second), seed)
-			if !one.Recovered || one.RecoveryS > 10 {
+			if !one.Recovered() || one.RecoveryS > 10 {
 				t.Errorf("seed %d, %s, 1 s blip: want recovered within 10 s, got %v", seed, p, one)
 			}
 			three := runOne(t, server60(p, 3*time.Second), seed)
 			switch p {
 			case "budget":
-				if !three.Recovered || three.RecoveryS > 5 {
+				if !three.Recovered() || three.RecoveryS > 5 {
 					t.Errorf("seed %d, budget, 3 s blip: want recovered within 5 s of capacity returning, got %v", seed, three)
 				}
 				if three.RetriesRefused == 0 {
 					t.Errorf("seed %d, budget, 3 s blip: the budget refused nothing", seed)
 				}
 			default:
-				if three.Recovered {
+				if three.Recovered() {
 					t.Errorf("seed %d, %s, 3 s blip: want collapsed to the end (157 s after capacity returned), got %v", seed, p, three)
 				}
 				// Collapsed, not just unhealthy: most requests fail.
@@ -114,7 +114,7 @@ func TestServer60NeedsCollapse(t *testing.T) {
 		for _, p := range server60Policies {
 			sc := server60(p, 3*time.Second)
 			sc.Dependency.Collapse = Collapse{}
-			if m := runOne(t, sc, seed); !m.Recovered || m.RecoveryS > 10 {
+			if m := runOne(t, sc, seed); !m.Recovered() || m.RecoveryS > 10 {
 				t.Errorf("seed %d, %s, no collapse: want recovered within 10 s, got %v", seed, p, m)
 			}
 			if p == "budget" {
@@ -123,7 +123,7 @@ func TestServer60NeedsCollapse(t *testing.T) {
 			sc = server60(p, time.Second)
 			sc.Dependency.Collapse = Collapse{}
 			sc.Dependency.DropExpired = false
-			if m := runOne(t, sc, seed); m.Recovered {
+			if m := runOne(t, sc, seed); m.Recovered() {
 				t.Errorf("seed %d, %s, no dropping: want never recovered from a 1 s blip, got %v", seed, p, m)
 			}
 		}

@@ -66,6 +66,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	s.budgets = newBudgets(p, len(p.Chain), p.Clients, s.r)
 	s.clientsApart = s.budgets.perClient()
 	s.health = newHealth(p)
+	s.c.peakRate = newPeakRate(p)
 	if series {
 		s.rec = newRecorder(p)
 	}
@@ -218,9 +219,10 @@ func (s *stoch) step(t int64) {
 
 	// 5. measurements
 	s.c.peakCalls = max(s.c.peakCalls, s.tk.calls)
+	s.c.peakRate.add(t, t+1, s.tk.calls)
 	q := s.srv.backlog()
 	s.c.peakQueue = max(s.c.peakQueue, q)
-	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, q)
+	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, q, s.work(q))
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, q, s.inFlight())
 	}
@@ -326,7 +328,17 @@ func (s *stoch) idle(a, b int64) {
 		inflight := s.inFlight()
 		mark = func(x, y int64, unhealthy bool) { s.rec.idle(x, y, unhealthy, s.capacityOver, q, inflight) }
 	}
-	s.health.idle(a, b, q, mark)
+	s.health.idle(a, b, q, s.work(q), mark)
+}
+
+// work is what the dependency holds for the verdict's end watch, with q
+// calls waiting or in flight there: those, or at a loss server, which
+// holds nothing, the user requests without an answer yet.
+func (s *stoch) work(q int64) int64 {
+	if s.p.Server == ServerLoss {
+		return s.inFlight()
+	}
+	return q
 }
 
 // capacityOver sums the capacity per second over ticks a..b−1.

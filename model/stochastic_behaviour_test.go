@@ -37,10 +37,10 @@ func TestCancelAbandoned(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		keep := runOne(t, nestedStorm(false), seed)
 		cancel := runOne(t, nestedStorm(true), seed)
-		if keep.Recovered || keep.Wasted() < 0.5 || keep.Amplification() < 10 {
+		if keep.Recovered() || keep.Wasted() < 0.5 || keep.Amplification() < 10 {
 			t.Errorf("seed %d, subtrees kept: want a lasting storm of orphaned work, got %v", seed, keep)
 		}
-		if !cancel.Recovered || cancel.RecoveryS > 15 || cancel.Wasted() > 0.01 || cancel.Amplification() > 1.5 {
+		if !cancel.Recovered() || cancel.RecoveryS > 15 || cancel.Wasted() > 0.01 || cancel.Amplification() > 1.5 {
 			t.Errorf("seed %d, cancelled: want a quick recovery without wasted work, got %v", seed, cancel)
 		}
 	}
@@ -73,11 +73,11 @@ func congestive(attempts int, fault string) Scenario {
 func TestLatencyServerMetastable(t *testing.T) {
 	for _, fault := range []string{"outage", "slowdown"} {
 		one := runOne(t, congestive(1, fault), 1)
-		if !one.Recovered || one.RecoveryS > 15 || one.Successful < 0.95*one.Requests {
+		if !one.Recovered() || one.RecoveryS > 15 || one.Successful < 0.95*one.Requests {
 			t.Errorf("%s, one attempt: want recovered, got %v", fault, one)
 		}
 		three := runOne(t, congestive(3, fault), 1)
-		if three.Recovered || three.Successful > 0.5*three.Requests {
+		if three.Recovered() || three.Successful > 0.5*three.Requests {
 			t.Errorf("%s, three attempts: want collapsed for good, got %v", fault, three)
 		}
 	}

@@ -159,9 +159,7 @@ func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) (Metrics, bo
 	if by := m.RefusedBudget + m.RefusedBreaker + m.RefusedDeadline + m.RefusedPushback; by != m.RetriesRefused {
 		t.Errorf("refusals by reason add up to %v, not %v: %s", by, m.RetriesRefused, desc)
 	}
-	if m.Recovered == math.IsNaN(m.RecoveryS) {
-		t.Errorf("recovered %v with recovery %v s: %s", m.Recovered, m.RecoveryS, desc)
-	}
+	checkVerdict(t, &sc, &res, desc)
 	again := runOne(t, sc, seed)
 	if fmt.Sprint(again) != fmt.Sprint(m) || again.PeakQueue != m.PeakQueue || again.WindowCalls != m.WindowCalls || again.Hedges != m.Hedges {
 		t.Errorf("same seed, different results:\n%v\n%v\n%s", m, again, desc)
@@ -183,6 +181,40 @@ func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) (Metrics, bo
 		t.Errorf("series totals %v %v %v %v %v %v ≠ metrics: %s", req, calls, ok, fail, refused, hedges, desc)
 	}
 	return m, !t.Failed()
+}
+
+// checkVerdict checks a run's verdict against its series: recovered only
+// where some request arrived after the trigger (the fault's end, or the
+// first tick without a fault) and some request succeeded after it; a
+// recovery time exactly when recovered from a fault or an initial backlog;
+// a drain rate exactly when draining.
+func checkVerdict(t *testing.T, sc *Scenario, res *Result, desc string) {
+	t.Helper()
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &res.Metrics
+	judgeS := float64(max(p.Fault.To, 1)) * p.TickS
+	var after, okAfter float64
+	for _, row := range res.Series.Rows {
+		if row.T+res.Series.Step > judgeS+1e-9 {
+			after += row.Requests
+			okAfter += row.Successes
+		}
+	}
+	if m.Recovered() && (after == 0 || okAfter == 0) {
+		t.Errorf("recovered with %v requests and %v successes after the trigger at %v s: %s", after, okAfter, judgeS, desc)
+	}
+	if after == 0 && m.Verdict != NotJudged {
+		t.Errorf("verdict %v without a request after the trigger at %v s: %s", m.Verdict, judgeS, desc)
+	}
+	if want := m.Recovered() && p.Triggered(); want == math.IsNaN(m.RecoveryS) {
+		t.Errorf("verdict %v (trigger %v) with recovery %v s: %s", m.Verdict, p.Triggered(), m.RecoveryS, desc)
+	}
+	if (m.Verdict == Draining) == math.IsNaN(m.DrainRate) || m.Verdict == Draining && !(m.DrainRate > 0) {
+		t.Errorf("verdict %v with drain rate %v: %s", m.Verdict, m.DrainRate, desc)
+	}
 }
 
 // TestStochasticRecycling runs random scenarios, nested chains that fail

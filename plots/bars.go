@@ -71,7 +71,11 @@ func (bars) draw(d *data, f *spec.Figure) (figure, error) {
 		more = fmt.Sprintf("One group of bars per %s, one bar per %s; bar height: %s.", axisName(f.X), axisName(f.Line), metricDoc(m))
 	}
 	if ch.never {
-		more += " Hatched red bars reaching the band at the top: " + ch.neverDoc() + "."
+		var docs []string
+		for _, cs := range ch.noValueStates() {
+			docs = append(docs, ch.neverDoc(cs))
+		}
+		more += " Hatched bars reaching the band at the top have no value: " + strings.Join(docs, "; ") + "."
 	}
 	if ch.replicated {
 		more += " Bars are means over the seeded replicates"
@@ -90,8 +94,8 @@ func (bars) draw(d *data, f *spec.Figure) (figure, error) {
 			entries = append(entries, entry{text: v.Text, thumbs: []plot.Thumbnailer{swatch{lineColour(l)}}})
 		}
 	}
-	if ch.never {
-		entries = append(entries, entry{text: ch.neverDoc(), thumbs: []plot.Thumbnailer{hatchThumb{}}})
+	for _, cs := range ch.noValueStates() {
+		entries = append(entries, entry{text: ch.neverDoc(cs), thumbs: []plot.Thumbnailer{hatchThumb{hatchColour(cs)}}})
 	}
 	if ch.spread {
 		entries = append(entries, entry{text: "± one standard deviation over the replicates", thumbs: []plot.Thumbnailer{whiskerThumb{}}})
@@ -121,9 +125,10 @@ type barChart struct {
 	xo, lo, po axisOrder
 	panels     [][]bar // per panel, in category then line order
 	never      bool    // some bar has no value
-	spread     bool    // some bar has an error bar
-	replicated bool    // some result averages several replicates
-	partial    bool    // some recovery time averages only the replicates that recovered
+	states     map[cellState]bool
+	spread     bool // some bar has an error bar
+	replicated bool // some result averages several replicates
+	partial    bool // some recovery time averages only the replicates that recovered
 }
 
 // bar is one bar: a cell's value.
@@ -133,6 +138,10 @@ type bar struct {
 	sd        float64 // standard deviation over replicates; NaN for no error bar
 	label     string  // the value as written on the bar
 	short     string  // the same, compact, for narrow bars
+	// state is, for a bar without a value, how its run ended (a recovery
+	// time that never came: stuck, still draining, not judged); its hatch
+	// takes that state's colour.
+	state cellState
 }
 
 // newBarChart groups the cells into bars by their values on the X, Line and
@@ -180,8 +189,11 @@ func newBarChart(d *data, f *spec.Figure) (*barChart, error) {
 func (ch *barChart) newBar(r *model.Result) bar {
 	m := ch.m
 	b := bar{v: m.Value(r), sd: math.NaN()}
-	if m.Name == "recovery_s" && r.Replicates <= 1 && !r.Recovered {
-		b.v = math.NaN()
+	if m.Name == "recovery_s" && !r.Recovered() {
+		b.state = stateOf(r.Verdict)
+		if r.Replicates <= 1 {
+			b.v = math.NaN()
+		}
 	}
 	if math.IsInf(b.v, 0) {
 		b.v = math.NaN()
@@ -197,11 +209,16 @@ func (ch *barChart) newBar(r *model.Result) bar {
 	}
 	if math.IsNaN(b.v) {
 		ch.never = true
-		b.label, b.short = ch.neverWord(), ch.neverWord()
+		if ch.states == nil {
+			ch.states = map[cellState]bool{}
+		}
+		ch.states[b.state] = true
+		b.label, b.short = ch.noValueWord(b.state), ch.noValueWord(b.state)
 		return b
 	}
+	b.state = valueCell
 	b.label, b.short = valueText(m, b.v, false), valueText(m, b.v, true)
-	if m.Name == "recovery_s" && r.Replicates > 1 && !r.Recovered {
+	if m.Name == "recovery_s" && r.Replicates > 1 && !r.Recovered() {
 		ch.partial = true
 		note := fmt.Sprintf(" (%d/%d)", int(math.Round(r.RecoveredShare*float64(r.Replicates))), r.Replicates)
 		b.label += note
@@ -210,24 +227,54 @@ func (ch *barChart) newBar(r *model.Result) bar {
 	return b
 }
 
-// neverWord labels a bar without a value and the band it reaches.
+// neverWord labels the band bars without a value reach.
 func (ch *barChart) neverWord() string {
 	if ch.m.Name == "recovery_s" {
-		return "never"
+		return "none"
 	}
 	return "n/a"
 }
 
-// neverDoc says what a bar without a value means, for the legend and the
-// caption.
-func (ch *barChart) neverDoc() string {
+// noValueWord labels a bar without a value: how its run ended, for a
+// recovery time; "n/a" otherwise.
+func (ch *barChart) noValueWord(cs cellState) string {
+	switch {
+	case ch.m.Name != "recovery_s":
+		return "n/a"
+	case cs == drainingCell:
+		return "draining"
+	case cs == notJudgedCell:
+		return "not judged"
+	}
+	return "never"
+}
+
+// neverDoc says what a bar without a value in state cs means, for the
+// legend and the caption.
+func (ch *barChart) neverDoc(cs cellState) string {
 	switch {
 	case ch.m.Name != "recovery_s":
 		return "no value"
+	case cs == drainingCell:
+		return "no recovery yet: still draining when the run ends"
+	case cs == notJudgedCell:
+		return "not judged: no request after the fault"
 	case ch.replicated:
-		return "no replicate recovers"
+		return "no replicate recovers (stuck)"
 	}
-	return "never recovers (unhealthy until the end of the run)"
+	return "stuck: never recovers"
+}
+
+// noValueStates are the states of the bars without a value, in legend
+// order.
+func (ch *barChart) noValueStates() []cellState {
+	var out []cellState
+	for _, cs := range []cellState{stuckCell, drainingCell, notJudgedCell, valueCell} {
+		if ch.states[cs] {
+			out = append(out, cs)
+		}
+	}
+	return out
 }
 
 // sameBar is the error for two cells that would be drawn as one bar: it
@@ -610,9 +657,9 @@ func (bp *barsPlot) Plot(c draw.Canvas, p *plot.Plot) {
 			if bp.lines > 1 {
 				fill = tint(lineColour(b.line)) // which line it is
 			}
-			neverBar(c, r, fill)
+			neverBar(c, r, fill, hatchColour(b.state))
 			top = r.Max.Y
-			labelSty.Color = neverColour()
+			labelSty.Color = hatchColour(b.state)
 			if !bp.labels.never {
 				continue // the band says it
 			}
@@ -634,10 +681,10 @@ func (bp *barsPlot) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // neverBar draws a bar without a value: filled with a light tint of its
-// line's colour, hatched and outlined in the "never" red.
-func neverBar(c draw.Canvas, r vg.Rectangle, fill color.Color) {
+// line's colour, hatched and outlined in the colour of how its run ended.
+func neverBar(c draw.Canvas, r vg.Rectangle, fill, hatch color.Color) {
 	fillRect(c, r, fill)
-	ls := draw.LineStyle{Color: neverColour(), Width: vg.Points(1.2)}
+	ls := draw.LineStyle{Color: hatch, Width: vg.Points(1.2)}
 	// 45° lines x - y = t, every step, clipped to r.
 	step := 0.07 * vg.Inch
 	w, h := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
@@ -674,10 +721,23 @@ func (bp *barsPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // hatchThumb is the legend thumbnail of a bar without a value.
-type hatchThumb struct{}
+type hatchThumb struct{ hatch color.Color }
 
 // Thumbnail implements plot.Thumbnailer.
-func (hatchThumb) Thumbnail(c *draw.Canvas) { neverBar(*c, c.Rectangle, color.White) }
+func (h hatchThumb) Thumbnail(c *draw.Canvas) { neverBar(*c, c.Rectangle, color.White, h.hatch) }
+
+// hatchColour is the hatch of a bar without a value: its state's colour,
+// the stuck red for a metric other than recovery (no value at all); a
+// darker orange and pink than the phase diagrams' fills, to read as lines.
+func hatchColour(cs cellState) color.Color {
+	switch cs {
+	case drainingCell:
+		return color.RGBA{R: 0xe6, G: 0x55, B: 0x0d, A: 0xff}
+	case notJudgedCell:
+		return color.RGBA{R: 0xc5, G: 0x1b, B: 0x7d, A: 0xff}
+	}
+	return stuckColour()
+}
 
 // whiskerThumb is the legend thumbnail of an error bar: a whisker lying
 // on its side, which fits the wide, low thumbnail.

@@ -182,11 +182,11 @@ metric = "peak_queue"
 	e := parse(t, barsFigure("recovery_s"))
 	res := make([]model.Result, len(e.Grid.Cells()))
 	for i := range res {
-		res[i] = model.Result{Metrics: model.Metrics{Recovered: true, RecoveryS: 20 + 10*float64(i)},
+		res[i] = model.Result{Metrics: model.Metrics{Verdict: model.Recovered, RecoveryS: 20 + 10*float64(i)},
 			SD: model.Metrics{RecoveryS: 4}, Replicates: 5, RecoveredShare: 1}
 	}
-	res[1].Recovered, res[1].RecoveredShare = false, 0.6
-	res[3].Recovered, res[3].RecoveredShare, res[3].RecoveryS, res[3].SD.RecoveryS = false, 0, math.NaN(), math.NaN()
+	res[1].Verdict, res[1].RecoveredShare = model.Stuck, 0.6
+	res[3].Verdict, res[3].RecoveredShare, res[3].RecoveryS, res[3].SD.RecoveryS = model.Stuck, 0, math.NaN(), math.NaN()
 	figs, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func neverPixels(t *testing.T, b []byte) int {
 	r := img.Bounds()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if distance(img.At(x, y), neverColour()) < 0.05 {
+			if distance(img.At(x, y), stuckColour()) < 0.05 {
 				n++
 			}
 		}
@@ -78,7 +78,7 @@ func TestBarsNever(t *testing.T) {
 	e := parse(t, barsFigure("recovery_s"))
 	res := make([]model.Result, len(e.Grid.Cells()))
 	for i := range res {
-		res[i] = model.Result{Metrics: model.Metrics{Recovered: true, RecoveryS: float64(10 * (i + 1))}, Replicates: 1, RecoveredShare: 1}
+		res[i] = model.Result{Metrics: model.Metrics{Verdict: model.Recovered, RecoveryS: float64(10 * (i + 1))}, Replicates: 1, RecoveredShare: 1}
 	}
 	clean, err := Render(e.Grid, res, e.Figures)
 	if err != nil {
@@ -86,7 +86,7 @@ func TestBarsNever(t *testing.T) {
 	}
 	// The 27-attempt policy never recovers after the 30 s blip.
 	last := len(res) - 1
-	res[last].Recovered, res[last].RecoveryS, res[last].RecoveredShare = false, math.NaN(), 0
+	res[last].Verdict, res[last].RecoveryS, res[last].RecoveredShare = model.Stuck, math.NaN(), 0
 	ch := chartOf(t, e, e.Grid.Cells(), res)
 	if !ch.never {
 		t.Fatal("the chart does not know a bar has no value")
@@ -111,7 +111,7 @@ func TestBarsNever(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := figs[0].Caption; !strings.Contains(c, "Hatched red bars reaching the band at the top: never recovers") {
+	if c := figs[0].Caption; !strings.Contains(c, "Hatched bars reaching the band at the top have no value: stuck: never recovers") {
 		t.Errorf("caption %q does not explain the never bars", c)
 	}
 	// The hatching and the label show in the "never" red.
@@ -122,8 +122,8 @@ func TestBarsNever(t *testing.T) {
 	// Another metric without a value reads "n/a", not "never".
 	pq, _ := model.LookupMetric("peak_queue")
 	ch.m = pq
-	if ch.neverWord() != "n/a" || ch.neverDoc() != "no value" {
-		t.Errorf("peak_queue: %q, %q", ch.neverWord(), ch.neverDoc())
+	if ch.neverWord() != "n/a" || ch.noValueWord(valueCell) != "n/a" || ch.neverDoc(valueCell) != "no value" {
+		t.Errorf("peak_queue: %q, %q", ch.neverWord(), ch.neverDoc(valueCell))
 	}
 }
 
@@ -135,7 +135,7 @@ func TestBarsErrorBars(t *testing.T) {
 	res := make([]model.Result, len(e.Grid.Cells()))
 	for i := range res {
 		res[i] = model.Result{
-			Metrics:        model.Metrics{Recovered: true, RecoveryS: 20, PeakCalls: 100 * float64(i+1), Calls: 1000, Requests: 500},
+			Metrics:        model.Metrics{Verdict: model.Recovered, RecoveryS: 20, PeakCalls: 100 * float64(i+1), Calls: 1000, Requests: 500},
 			SD:             model.Metrics{PeakCalls: 10 * float64(i+1), RecoveryS: 4},
 			Replicates:     5,
 			RecoveredShare: 1,
@@ -178,15 +178,15 @@ func TestBarsErrorBars(t *testing.T) {
 
 	// Recovery: 3 of 5 recovered, then none.
 	e = parse(t, barsFigure("recovery_s"))
-	res[1].Recovered, res[1].RecoveredShare = false, 0.6
-	res[3].Recovered, res[3].RecoveredShare, res[3].RecoveryS, res[3].SD.RecoveryS = false, 0, math.NaN(), math.NaN()
+	res[1].Verdict, res[1].RecoveredShare = model.Stuck, 0.6
+	res[3].Verdict, res[3].RecoveredShare, res[3].RecoveryS, res[3].SD.RecoveryS = model.Stuck, 0, math.NaN(), math.NaN()
 	ch = chartOf(t, e, e.Grid.Cells(), res)
 	bs := ch.panels[0]
 	if bs[1].label != "20s (3/5)" || bs[1].sd != 4 || !ch.partial {
 		t.Errorf("partly recovered bar: %+v, partial %v", bs[1], ch.partial)
 	}
-	if !math.IsNaN(bs[3].v) || !math.IsNaN(bs[3].sd) || ch.neverDoc() != "no replicate recovers" {
-		t.Errorf("bar of no recovery: %+v, %q", bs[3], ch.neverDoc())
+	if !math.IsNaN(bs[3].v) || !math.IsNaN(bs[3].sd) || ch.neverDoc(bs[3].state) != "no replicate recovers (stuck)" {
+		t.Errorf("bar of no recovery: %+v, %q", bs[3], ch.neverDoc(bs[3].state))
 	}
 	if _, err := Render(e.Grid, res, e.Figures); err != nil {
 		t.Fatal(err)

@@ -82,7 +82,7 @@ func (d *data) collapseLines(f *spec.Figure) (xo, lo axisOrder, pts [][]*collaps
 			est: mttc(r, runS), collapsed: r.Spread.Collapsed, stuck: 1 - r.RecoveredShare, n: r.Replicates, runS: runS}
 		if r.Replicates == 1 {
 			p.stuck = 1
-			if r.Recovered {
+			if r.Recovered() {
 				p.stuck = 0
 			}
 		}

@@ -351,6 +351,9 @@ func isDuration(v sweep.Value) bool {
 // replicates).
 var metricLabels = map[string]string{
 	"recovered":             "recovered (1 = yes)",
+	"verdict":               "how the run ended",
+	"drain_rate_per_s":      "backlog falling at the end (calls/s)",
+	"drain_left_s":          "time still to drain after the run (s)",
 	"recovery_s":            "recovery time after the fault (s)",
 	"collapse_s":            "time to collapse (s from the start)",
 	"drain_s":               "time to drain (s after the fault)",

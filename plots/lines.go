@@ -9,6 +9,7 @@ import (
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -58,8 +59,8 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 
 	// pts[panel][line] are the points in x order.
 	type point struct {
-		x, y  float64 // y is NaN when the cell has no value
-		never bool    // the cell did not recover (in every replicate)
+		x, y  float64   // y is NaN when the cell has no value
+		state cellState // valueCell when it recovered (in every replicate)
 	}
 	np, nl, nx := len(po.values), len(lo.values), len(xo.values)
 	grid := make([][][]*point, np)
@@ -70,9 +71,15 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 		}
 	}
 	replicates := false
+	seen := map[cellState]bool{}
 	for i := range d.cells {
 		c, r := &d.cells[i], &d.results[i]
-		grid[po.of(c)][lo.of(c)][xo.of(c)] = &point{x: xp.at(xo.values[xo.of(c)].Num), y: m.Value(r), never: !r.Recovered}
+		pt := &point{x: xp.at(xo.values[xo.of(c)].Num), y: m.Value(r)}
+		if !r.Recovered() {
+			pt.state = stateOf(r.Verdict)
+			seen[pt.state] = true
+		}
+		grid[po.of(c)][lo.of(c)][xo.of(c)] = pt
 		replicates = replicates || r.Replicates > 1
 	}
 
@@ -141,9 +148,15 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 	if title == "" {
 		title = capitalize(fmt.Sprintf("%s against %s", metricLabel(m), axisName(f.X)))
 	}
-	neverText := "never recovers"
+	neverText := "stuck, never recovers"
 	if replicates {
 		neverText = "not every replicate recovers"
+	}
+	if seen[drainingCell] {
+		neverText += "; rings: still draining when the run ends, unhealthy but not stuck"
+	}
+	if seen[notJudgedCell] {
+		neverText += "; squares: not judged, no request after the fault"
 	}
 	fs := facts(d.cells)
 	more := fmt.Sprintf("y: %s.", metricDoc(m))
@@ -200,7 +213,7 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 				pl.Y.Tick.Marker = expTicks{}
 			}
 			for l, pts := range grid[p] {
-				var line, ok, never plotter.XYs
+				var line, ok, never, slow, unjudged plotter.XYs
 				for _, pt := range pts {
 					if pt == nil {
 						continue
@@ -210,10 +223,15 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 						y = laneY(l)
 					}
 					line = append(line, plotter.XY{X: pt.x, Y: y})
-					if pt.never {
-						never = append(never, plotter.XY{X: pt.x, Y: y})
-					} else {
+					switch pt.state {
+					case valueCell:
 						ok = append(ok, plotter.XY{X: pt.x, Y: y})
+					case drainingCell:
+						slow = append(slow, plotter.XY{X: pt.x, Y: y})
+					case notJudgedCell:
+						unjudged = append(unjudged, plotter.XY{X: pt.x, Y: y})
+					default:
+						never = append(never, plotter.XY{X: pt.x, Y: y})
 					}
 				}
 				ls, okSty, neverSty := lineStyles(l)
@@ -228,6 +246,16 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 				}
 				if len(never) > 0 {
 					pl.Add(&plotter.Scatter{XYs: never, GlyphStyle: neverSty})
+				}
+				if len(slow) > 0 {
+					sty := neverSty
+					sty.Shape = boldRing{}
+					pl.Add(&plotter.Scatter{XYs: slow, GlyphStyle: sty})
+				}
+				if len(unjudged) > 0 {
+					sty := okSty
+					sty.Shape = draw.BoxGlyph{}
+					pl.Add(&plotter.Scatter{XYs: unjudged, GlyphStyle: sty})
 				}
 			}
 			pl.X.Min, pl.X.Max = xmin, xmax
@@ -283,6 +311,27 @@ func (boldCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.StrokeLine2(ls, pt.X-r, pt.Y+r, pt.X+r, pt.Y-r)
 }
 
+// boldRing is a ring glyph as thick as boldCross: a cell still draining
+// when the run ends.
+type boldRing struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (boldRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(2.4)}
+	c.StrokeLines(ls, circlePath(pt, sty.Radius*0.8))
+}
+
+// circlePath is a closed circle of radius r around pt, as line segments.
+func circlePath(pt vg.Point, r vg.Length) []vg.Point {
+	const n = 24
+	out := make([]vg.Point, n+1)
+	for i := range out {
+		a := 2 * math.Pi * float64(i) / n
+		out[i] = vg.Point{X: pt.X + r*vg.Length(math.Cos(a)), Y: pt.Y + r*vg.Length(math.Sin(a))}
+	}
+	return out
+}
+
 // hband fills the full width of a plot between two y values.
 type hband struct {
 	lo, hi float64
@@ -321,9 +370,8 @@ func (lines) findings(d *data, f *spec.Figure) []string {
 	var parts []string
 	for _, lv := range lineAx.Values {
 		type pt struct {
-			x   float64
-			rec bool
-			s   float64
+			x float64
+			r *model.Result
 		}
 		var pts []pt
 		for i := range d.cells {
@@ -331,32 +379,50 @@ func (lines) findings(d *data, f *spec.Figure) []string {
 				continue
 			}
 			x, _ := d.cells[i].Get(f.X)
-			pts = append(pts, pt{x.Num, d.results[i].Recovered, d.results[i].RecoveryS})
+			pts = append(pts, pt{x.Num, &d.results[i]})
 		}
 		if len(pts) == 0 {
 			continue // a line the figure leaves out
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		var rec, never []float64
+		var rec, stuck, slow, unjudged []float64
 		slowest := 0.0
 		for _, p := range pts {
-			if p.rec {
+			switch p.r.Verdict {
+			case model.Recovered:
 				rec = append(rec, p.x)
-				slowest = math.Max(slowest, p.s)
-			} else {
-				never = append(never, p.x)
+				if !math.IsNaN(p.r.RecoveryS) {
+					slowest = math.Max(slowest, p.r.RecoveryS)
+				}
+			case model.Draining:
+				slow = append(slow, p.x)
+			case model.NotJudged:
+				unjudged = append(unjudged, p.x)
+			default:
+				stuck = append(stuck, p.x)
 			}
 		}
 		name := fmt.Sprintf("%s %s", f.Line, lv.Text)
+		var says []string
 		switch {
-		case len(never) == 0:
-			parts = append(parts, fmt.Sprintf("at %s it recovers at every %s (at most %s s after the fault)", name, f.X, Number(slowest)))
-		case len(rec) == 0:
-			parts = append(parts, fmt.Sprintf("at %s it never recovers", name))
-		default:
-			parts = append(parts, fmt.Sprintf("at %s it recovers at %s %s (at most %s s after the fault) and never at %s",
-				name, f.X, d.spans(f.X, rec), Number(slowest), d.spans(f.X, never)))
+		case len(rec) == len(pts):
+			says = append(says, fmt.Sprintf("recovers at every %s (at most %s s after the fault)", f.X, Number(slowest)))
+		case len(rec) > 0:
+			says = append(says, fmt.Sprintf("recovers at %s %s (at most %s s after the fault)", f.X, d.spans(f.X, rec), Number(slowest)))
 		}
+		switch {
+		case len(stuck) == len(pts):
+			says = append(says, "is stuck (never recovers) throughout")
+		case len(stuck) > 0:
+			says = append(says, fmt.Sprintf("is stuck (never recovers) at %s", d.spans(f.X, stuck)))
+		}
+		if len(slow) > 0 {
+			says = append(says, fmt.Sprintf("is still draining when the run ends at %s", d.spans(f.X, slow)))
+		}
+		if len(unjudged) > 0 {
+			says = append(says, fmt.Sprintf("is not judged at %s (no request after the fault)", d.spans(f.X, unjudged)))
+		}
+		parts = append(parts, fmt.Sprintf("at %s it %s", name, joinAnd(says)))
 	}
 	if len(parts) == 0 {
 		return nil

@@ -62,27 +62,33 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		return figure{}, err
 	}
 
-	// z[panel][x][y] is the colour value; NaN is "never recovers" (or no
-	// value); a position no drawn cell fills (its cell was aborted at the
-	// memory cap) stays -Inf.
+	// z[panel][x][y] is the colour value, NaN where there is none; st says
+	// whether the cell has a value or, instead, how it ended (stuck,
+	// draining, not judged); a position no drawn cell fills (its cell was
+	// aborted at the memory cap) stays aborted.
 	nx, ny, np := len(xo.values), len(yo.values), len(po.values)
 	z := make([][][]float64, np)
+	st := make([][][]cellState, np)
 	first := make([][]*sweep.Cell, np) // panel, x → a cell in that column
 	for p := range z {
 		z[p] = make([][]float64, nx)
+		st[p] = make([][]cellState, nx)
 		first[p] = make([]*sweep.Cell, nx)
 		for x := range z[p] {
 			z[p][x] = make([]float64, ny)
+			st[p][x] = make([]cellState, ny)
 			for y := range z[p][x] {
-				z[p][x][y] = math.Inf(-1)
+				z[p][x][y], st[p][x][y] = math.NaN(), abortedCell
 			}
 		}
 	}
 	mode := colourMode(m, d.results)
+	seen := map[cellState]bool{}
 	for i := range d.cells {
 		c := &d.cells[i]
 		p, x, y := po.of(c), xo.of(c), yo.of(c)
-		z[p][x][y] = mode.value(&d.results[i])
+		z[p][x][y], st[p][x][y] = mode.value(&d.results[i])
+		seen[st[p][x][y]] = true
 		if first[p][x] == nil {
 			first[p][x] = c
 		}
@@ -132,8 +138,10 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		more += " (log scale)"
 	}
 	more += "."
-	if mode.never {
-		more += " Red: never recovers."
+	for _, cs := range []cellState{stuckCell, drainingCell, notJudgedCell} {
+		if seen[cs] {
+			more += " " + cs.caption()
+		}
 	}
 	if aborted {
 		more += " Grey: aborted at the memory cap, no value."
@@ -184,8 +192,8 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 				pl.Y.Tick.Marker = unlabelled{pl.Y.Tick.Marker}
 			}
 			pl.X.Padding, pl.Y.Padding = 0, 0
-			zp := z[p]
-			pl.Add(&cellsPlot{xe: pxe, ye: pye, colour: func(i, j int) color.Color { return scale.colour(zp[i][j]) }})
+			zp, sp := z[p], st[p]
+			pl.Add(&cellsPlot{xe: pxe, ye: pye, colour: func(i, j int) color.Color { return scale.colour(zp[i][j], sp[i][j]) }})
 			if rule != nil && rule[p] != nil {
 				halo, dashed := ruleLines(rule[p])
 				pl.Add(overlay{halo}, overlay{dashed})
@@ -197,8 +205,10 @@ func (phase) draw(d *data, f *spec.Figure) (figure, error) {
 		drawTiled(left, panels, rows, cols)
 
 		var entries []entry
-		if mode.never {
-			entries = append(entries, entry{text: "never recovers (unhealthy until the end of the run)", thumbs: []plot.Thumbnailer{swatch{scale.never}}})
+		for _, cs := range []cellState{stuckCell, drainingCell, notJudgedCell} {
+			if seen[cs] {
+				entries = append(entries, entry{text: cs.legend(), thumbs: []plot.Thumbnailer{swatch{cs.colour()}}})
+			}
 		}
 		if aborted {
 			entries = append(entries, entry{text: "aborted at the memory cap", thumbs: []plot.Thumbnailer{swatch{abortedColour()}}})
@@ -230,13 +240,15 @@ type mode struct {
 	label string // colour bar title
 	doc   string // for the caption
 	share bool   // share of replicates that recovered, 0..1
-	never bool   // NaN means "never recovers" rather than "no value"
-	value func(*model.Result) float64
+	// value is a cell's colour value, or instead of one how it ended.
+	value func(*model.Result) (float64, cellState)
 }
 
 // colourMode colours by the metric, except that recovery over replicates is
-// coloured by the share of replicates that recovered. A cell that never
-// recovered has no recovery time: NaN.
+// coloured by the share of replicates that recovered. A cell coloured by
+// its recovery that did not recover is coloured by how it ended instead
+// (stuck, still draining, not judged); so is a cell of replicates none of
+// which recovered, and one with no verdict.
 func colourMode(m model.Metric, results []model.Result) mode {
 	replicates := false
 	for i := range results {
@@ -247,41 +259,43 @@ func colourMode(m model.Metric, results []model.Result) mode {
 			label: "share of replicates that recovered\n(0 = none, 1 = all)",
 			doc:   "the share of seeded replicates that recovered (0 = none, 1 = all)",
 			share: true,
-			value: func(r *model.Result) float64 { return r.RecoveredShare },
+			value: func(r *model.Result) (float64, cellState) {
+				if r.Verdict == model.Draining && r.RecoveredShare == 0 || !r.Verdict.Judged() {
+					return math.NaN(), stateOf(r.Verdict)
+				}
+				return r.RecoveredShare, valueCell
+			},
 		}
 	}
-	md := mode{label: metricLabel(m), doc: metricDoc(m), value: m.Value}
+	md := mode{label: metricLabel(m), doc: metricDoc(m), value: func(r *model.Result) (float64, cellState) { return m.Value(r), valueCell }}
 	if m.Name == "recovery_s" {
-		md.never = true
-		md.value = func(r *model.Result) float64 {
-			if !r.Recovered {
-				return math.NaN()
+		md.value = func(r *model.Result) (float64, cellState) {
+			switch {
+			case !r.Recovered():
+				return math.NaN(), stateOf(r.Verdict)
+			case math.IsNaN(r.RecoveryS):
+				return 0, valueCell // healthy without a fault: nothing to recover from
 			}
-			return r.RecoveryS
+			return r.RecoveryS, valueCell
 		}
 	}
 	return md
 }
 
-// colourScale maps a value to a colour: a sequential palette over its range
-// and one distinct colour for NaN ("never recovers").
+// colourScale maps a value to a colour: a sequential palette over its range;
+// a cell without a value takes the colour of how it ended.
 type colourScale struct {
 	cm    palette.ColorMap // over log10 of the values when log
 	log   bool             // values below 1 take the colour of 1
 	empty bool             // no cell has a value: the bar shows nothing
-	never color.Color
 }
-
-// neverColour is the one colour of "never recovers": a strong red, apart
-// from the yellow-green-blue recovery scale.
-func neverColour() color.Color { return color.RGBA{R: 0xd7, G: 0x19, B: 0x1c, A: 0xff} }
 
 // newScale builds the colour scale for the values of z: shares over 0..1
 // from red (none recovered) to blue (all), anything else from light (low)
 // to dark (high) over [0 or the least value, the greatest value], on a log
 // scale from 1 when the values span more than two orders of magnitude.
 func newScale(md mode, z [][][]float64) (colourScale, error) {
-	s := colourScale{never: neverColour()}
+	var s colourScale
 	if md.share {
 		s.cm = palette.Reverse(moreland.SmoothBlueRed())
 		s.cm.SetMin(0)
@@ -362,17 +376,13 @@ func niceCeil(x float64) float64 {
 	return math.Ceil(x/step-1e-9) * step
 }
 
-// abortedColour marks a cell aborted at the memory cap: a light grey,
-// apart from both the recovery scale and "never recovers".
-func abortedColour() color.Color { return color.Gray{Y: 0xcc} }
-
-// colour is v's colour; -Inf marks a cell aborted at the memory cap.
-func (s colourScale) colour(v float64) color.Color {
-	if math.IsNaN(v) {
-		return s.never
+// colour is the colour of a cell with value v and state cs.
+func (s colourScale) colour(v float64, cs cellState) color.Color {
+	if cs != valueCell {
+		return cs.colour()
 	}
-	if math.IsInf(v, -1) {
-		return abortedColour()
+	if math.IsNaN(v) {
+		return notJudgedColour()
 	}
 	if s.log {
 		v = math.Log10(math.Max(v, 1))
@@ -380,7 +390,7 @@ func (s colourScale) colour(v float64) color.Color {
 	v = math.Max(s.cm.Min(), math.Min(s.cm.Max(), v))
 	c, err := s.cm.At(v)
 	if err != nil {
-		return s.never
+		return stuckColour()
 	}
 	return c
 }
@@ -623,10 +633,12 @@ func (phase) findings(d *data, f *spec.Figure) []string {
 			out = append(out, d.shareFindings(f, name, idx))
 			continue
 		}
-		// The lowest Y that never recovers, per X.
+		// The lowest Y that is stuck, per X; the cells still draining when
+		// the run ends are told apart, not counted as tipped.
 		tip := map[float64]float64{}
 		var xs []float64
 		ys := map[float64]bool{}
+		var draining []int
 		slowest, sx, sy := -1.0, 0.0, 0.0
 		for _, i := range idx {
 			x, _ := cells[i].Get(f.X)
@@ -637,10 +649,12 @@ func (phase) findings(d *data, f *spec.Figure) []string {
 			}
 			ys[y.Num] = true
 			r := &results[i]
-			if !r.Recovered && y.Num < tip[x.Num] {
+			switch {
+			case r.Verdict == model.Stuck && y.Num < tip[x.Num]:
 				tip[x.Num] = y.Num
-			}
-			if r.Recovered && r.RecoveryS > slowest {
+			case r.Verdict == model.Draining:
+				draining = append(draining, i)
+			case r.Recovered() && r.RecoveryS > slowest:
 				slowest, sx, sy = r.RecoveryS, x.Num, y.Num
 			}
 		}
@@ -672,19 +686,23 @@ func (phase) findings(d *data, f *spec.Figure) []string {
 			}
 			i = j
 		}
+		drain := d.drainingSentence(f, draining)
 		if tipped == 0 {
 			s := fmt.Sprintf("%s: recovers in every cell", label)
+			if len(draining) > 0 {
+				s = fmt.Sprintf("%s: stuck in no cell", label)
+			}
 			if slowest >= 0 {
 				s += fmt.Sprintf("; the slowest recovery is %s s, at %s %s and %s %s", Number(slowest), f.X, d.text(f.X, sx), f.Y, d.text(f.Y, sy))
 			}
-			out = append(out, s+".")
+			out = append(out, s+"."+drain)
 			continue
 		}
-		s := fmt.Sprintf("%s: never recovers %s", label, strings.Join(sample(groupsByTip, 6), ", "))
+		s := fmt.Sprintf("%s: stuck (never recovers) %s", label, strings.Join(sample(groupsByTip, 6), ", "))
 		if tipped < len(xs) {
-			s += fmt.Sprintf("; at the other %d values of %s it recovers throughout", len(xs)-tipped, f.X)
+			s += fmt.Sprintf("; at the other %d values of %s it is stuck nowhere", len(xs)-tipped, f.X)
 		}
-		s += "."
+		s += "." + drain
 		if f.RuleOfThumb && f.X == "load" {
 			s += " " + d.ruleComparison(f.Y, idx, xs, tip, ylist)
 		}
@@ -697,6 +715,55 @@ func (phase) findings(d *data, f *spec.Figure) []string {
 		out = append(out, d.metastableRanking(f, names, groups))
 	}
 	return out
+}
+
+// drainingSentence says which cells were still draining when the run ended
+// (unhealthy, the backlog still shrinking), with the slowest drain among
+// them; empty when none was.
+func (d *data) drainingSentence(f *spec.Figure, idx []int) string {
+	if len(idx) == 0 {
+		return ""
+	}
+	byX := map[float64][]float64{}
+	var xs []float64
+	slow := idx[0]
+	for _, i := range idx {
+		x, _ := d.cells[i].Get(f.X)
+		y, _ := d.cells[i].Get(f.Y)
+		if _, ok := byX[x.Num]; !ok {
+			xs = append(xs, x.Num)
+		}
+		byX[x.Num] = append(byX[x.Num], y.Num)
+		if slower(&d.results[i], &d.results[slow]) {
+			slow = i
+		}
+	}
+	sort.Float64s(xs)
+	var where []string
+	for _, x := range xs {
+		ys := sorted(byX[x])
+		where = append(where, fmt.Sprintf("%s %s at %s %s", f.X, d.text(f.X, x), f.Y, d.spans(f.Y, ys)))
+	}
+	x, _ := d.cells[slow].Get(f.X)
+	y, _ := d.cells[slow].Get(f.Y)
+	return fmt.Sprintf(" %d cell%s %s still draining when the run ends, unhealthy but not stuck (%s): slower than the run, not metastable; the slowest, at %s %s and %s %s, holds %s.",
+		len(idx), plural(len(idx)), isAre(len(idx)), strings.Join(sample(where, 4), "; "), f.X, x.Text, f.Y, y.Text, Drain(&d.results[slow]))
+}
+
+// slower reports whether a draining run needs longer than b after the run
+// to reach the healthy limit (or, without a limit, drains at a lower rate).
+func slower(a, b *model.Result) bool {
+	if !math.IsNaN(a.DrainLeftS) && !math.IsNaN(b.DrainLeftS) {
+		return a.DrainLeftS > b.DrainLeftS
+	}
+	return a.DrainRate < b.DrainRate
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // metastableRanking ranks the panels by the area of their metastable
@@ -714,7 +781,7 @@ func (d *data) metastableRanking(f *spec.Figure, names []string, groups map[stri
 	for _, n := range names {
 		r := rank{name: n, cells: len(groups[n])}
 		for _, i := range groups[n] {
-			r.never += 1 - d.results[i].RecoveredShare
+			r.never += stuckShare(&d.results[i])
 			replicates = replicates || d.results[i].Replicates > 1
 		}
 		ranks = append(ranks, r)
@@ -722,12 +789,12 @@ func (d *data) metastableRanking(f *spec.Figure, names []string, groups map[stri
 	sort.SliceStable(ranks, func(i, j int) bool {
 		return ranks[i].never/float64(ranks[i].cells) < ranks[j].never/float64(ranks[j].cells)
 	})
-	what := "cells that never recover"
+	what := "cells that are stuck (never recover)"
 	if replicates {
-		what = "runs that never recover, as shares summed over the cells"
+		what = "runs that never recover in stuck cells, as shares summed over the cells"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Panels ranked by the area of the metastable region, the share of the %s × %s grid that never recovers:\n\n| rank | %s | %s | share of the grid |\n|---|---|---|---|\n",
+	fmt.Fprintf(&b, "Panels ranked by the area of the metastable region, the share of the %s × %s grid that is stuck (cells still draining when the run ends do not count):\n\n| rank | %s | %s | share of the grid |\n|---|---|---|---|\n",
 		axisName(f.X), axisName(f.Y), Escape(axisName(f.Panel)), what)
 	for i, r := range ranks {
 		fmt.Fprintf(&b, "| %d | %s | %s of %s | %s |\n", i+1, Escape(r.name), Number(r.never), Number(float64(r.cells)), fmt.Sprintf("%.0f%%", 100*r.never/float64(r.cells)))
@@ -754,7 +821,7 @@ func (d *data) tippingTable(f *spec.Figure) string {
 		xs = picked[:11]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Shortest %s that never recovers, by %s, beside the rule of thumb (capacity × timeout / load):\n\n| %s | rule of thumb |", f.Y, f.X, f.X)
+	fmt.Fprintf(&b, "Shortest %s at which it is stuck (never recovers), by %s, beside the rule of thumb (capacity × timeout / load):\n\n| %s | rule of thumb |", f.Y, f.X, f.X)
 	for _, n := range names {
 		fmt.Fprintf(&b, " %s |", Escape(n))
 	}
@@ -772,12 +839,12 @@ func (d *data) tippingTable(f *spec.Figure) string {
 				if r, ok := cells[i].Plan.RuleOfThumb(x); ok {
 					rule = Ratio(r) + " s"
 				}
-				if yv, _ := cells[i].Get(f.Y); !results[i].Recovered && yv.Num < tip {
+				if yv, _ := cells[i].Get(f.Y); results[i].Verdict == model.Stuck && yv.Num < tip {
 					tip = yv.Num
 				}
 			}
 			if math.IsInf(tip, 1) {
-				row += " recovers |"
+				row += " never stuck |"
 			} else {
 				row += fmt.Sprintf(" %s s |", Number(tip))
 			}
@@ -859,7 +926,7 @@ func predictedTip(rule float64, ys []float64) float64 {
 // hold for.
 func (d *data) shareFindings(f *spec.Figure, name string, idx []int) string {
 	cells, results := d.cells, d.results
-	always, never := map[float64][]float64{}, map[float64][]float64{}
+	always, never, slow := map[float64][]float64{}, map[float64][]float64{}, map[float64][]float64{}
 	var xs []float64
 	seen := map[float64]bool{}
 	for _, i := range idx {
@@ -869,10 +936,12 @@ func (d *data) shareFindings(f *spec.Figure, name string, idx []int) string {
 			seen[x.Num] = true
 			xs = append(xs, x.Num)
 		}
-		switch results[i].RecoveredShare {
-		case 1:
+		switch r := &results[i]; {
+		case r.RecoveredShare == 1:
 			always[x.Num] = append(always[x.Num], y.Num)
-		case 0:
+		case r.RecoveredShare == 0 && r.Verdict == model.Draining:
+			slow[x.Num] = append(slow[x.Num], y.Num)
+		case r.RecoveredShare == 0:
 			never[x.Num] = append(never[x.Num], y.Num)
 		}
 	}
@@ -906,6 +975,9 @@ func (d *data) shareFindings(f *spec.Figure, name string, idx []int) string {
 	if nv := describe(never); nv != "" {
 		s = append(s, fmt.Sprintf("none recovers at %s", nv))
 	}
+	if sl := describe(slow); sl != "" {
+		s = append(s, fmt.Sprintf("none has recovered when the run ends, but none is stuck either (each still draining) at %s", sl))
+	}
 	if len(s) == 0 {
 		return label + ": every cell has runs that recover and runs that do not."
 	}
@@ -914,6 +986,9 @@ func (d *data) shareFindings(f *spec.Figure, name string, idx []int) string {
 		mixed -= len(ys)
 	}
 	for _, ys := range never {
+		mixed -= len(ys)
+	}
+	for _, ys := range slow {
 		mixed -= len(ys)
 	}
 	if mixed > 0 {

@@ -23,3 +23,22 @@ func Ratio(x float64) string { return fmt.Sprintf("%.2f", x) }
 
 // Escape makes text safe in a cell of a Markdown table.
 func Escape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// joinAnd joins clauses as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}

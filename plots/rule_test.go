@@ -39,13 +39,13 @@ func TestRuleOfThumbOffTheGrid(t *testing.T) {
 	e := parse(t, ruleGrid)
 	res := run(t, e, 2)
 	for i := range res {
-		if res[i].Recovered {
+		if res[i].Recovered() {
 			t.Fatalf("cell %s recovered; the case needs every cell to tip", e.Grid.Cells()[i].Label())
 		}
 	}
 	said := strings.Join(Findings(e.Grid, res, e.Figures), "\n")
 	for _, want := range []string{
-		"never recovers from blip 5s, the smallest tried, at load 60–80",
+		"stuck (never recovers) from blip 5s, the smallest tried, at load 60–80",
 		"already metastable at the smallest blip tried (5s) at load 60–80, so the grid can neither show where it tips nor test the rule of thumb",
 		"(100 × 250ms / load = 0.31–0.42 s)",
 	} {

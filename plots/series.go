@@ -264,7 +264,7 @@ func zoomEnd(d *data, idx []int, horizon float64) float64 {
 			continue
 		}
 		t := fw.End.Seconds()
-		if r := &d.results[i]; r.Recovered && !math.IsNaN(r.RecoveryS) {
+		if r := &d.results[i]; r.Recovered() && !math.IsNaN(r.RecoveryS) {
 			t += r.RecoveryS
 		}
 		latest = math.Max(latest, t)

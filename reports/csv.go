@@ -74,7 +74,10 @@ func (c column) cell(r *model.Result) string {
 		return formatNumber(c.metric.SD(r))
 	}
 	v := c.metric.Value(r)
-	if c.metric.Kind == "bool" {
+	switch {
+	case c.metric.Kind == "verdict":
+		return model.Verdict(v).String()
+	case c.metric.Kind == "bool" && !math.IsNaN(v):
 		return strconv.FormatBool(v != 0)
 	}
 	return formatNumber(v)
@@ -181,7 +184,7 @@ var refineColumns = []struct {
 		if half.Aborted != "" {
 			return ""
 		}
-		return strconv.FormatBool(half.Recovered)
+		return strconv.FormatBool(half.Recovered())
 	}},
 	{"refined_recovery_s", "with -refine: recovery_s at half the tick", func(r, half *model.Result) string {
 		if half.Aborted != "" {
@@ -199,7 +202,7 @@ var refineColumns = []struct {
 
 // tickFlip reports whether a cell's verdict changes at half its tick.
 func tickFlip(r, half *model.Result) bool {
-	return r.Aborted == "" && half.Aborted == "" && r.Recovered != half.Recovered
+	return r.Aborted == "" && half.Aborted == "" && r.Recovered() != half.Recovered()
 }
 
 // TickFlips counts the cells whose verdict changes at half their tick.

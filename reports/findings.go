@@ -17,24 +17,10 @@ import (
 func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 	cells := g.Cells()
 	var out []string
-	rec, aborted := 0, 0
-	for i := range results {
-		switch {
-		case results[i].Aborted != "":
-			aborted++
-		case results[i].Recovered:
-			rec++
-		}
-	}
 	for _, f := range r.Findings {
 		out = append(out, renderFinding(g, f, results))
 	}
-	s := fmt.Sprintf("%d of %d cell%s recovered within the %v run; %d never did",
-		rec, len(cells), plural(len(cells)), g.Base.Duration, len(cells)-rec-aborted)
-	if aborted > 0 {
-		s += fmt.Sprintf("; %d stopped at the memory cap (see the notes)", aborted)
-	}
-	out = append(out, s+".")
+	out = append(out, tally(g, results))
 	if len(cells) <= 8 {
 		var lines []string
 		for i := range results {
@@ -53,36 +39,30 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 		fmt.Fprintf(&b, "aborted, %s.", r.Aborted)
 		return b.String()
 	}
-	_, _, fault := c.Scenario.FaultWindow()
 	switch {
-	case !fault && r.Recovered:
-		b.WriteString("no fault, healthy at the end of the run")
-	case !fault:
-		b.WriteString("no fault, unhealthy at the end of the run")
-	case r.Replicates > 1:
-		fmt.Fprintf(&b, "%s of %d replicates recovered", pct(r.RecoveredShare), r.Replicates)
+	case r.Replicates > 1 && r.Verdict.Judged():
+		fmt.Fprintf(&b, "%s of %d replicates %s", pct(r.RecoveredShare), r.Replicates, recoveredWord(c.Plan.Triggered()))
 		if !math.IsNaN(r.RecoveryS) {
 			fmt.Fprintf(&b, " (mean %s s after the fault)", plots.Number(r.RecoveryS))
 		}
-	case r.Recovered && r.RecoveryS == 0:
-		b.WriteString("healthy as soon as the fault ended")
-	case r.Recovered:
-		fmt.Fprintf(&b, "recovered %s s after the fault ended", plots.Number(r.RecoveryS))
+		if r.Verdict.Never() {
+			fmt.Fprintf(&b, "; the cell as a whole is %s", r.Verdict)
+		}
 	default:
-		fmt.Fprintf(&b, "never recovered within the %v run", c.Scenario.Duration)
+		b.WriteString(plots.Outcome(r, c.Plan.Triggered(), c.Scenario.Duration))
 	}
-	fmt.Fprintf(&b, "; calls at the dependency peaked at %s× the base arrival rate", num1(r.PeakLoadX))
+	fmt.Fprintf(&b, "; calls at the dependency peaked at %s× %s in the busiest second", num1(r.PeakLoadX), baseText(c.Plan))
 	if r.WindowRateX > 0 {
 		fmt.Fprintf(&b, " (%s× on average during the fault)", num1(r.WindowRateX))
 	}
 	if r.PeakQueue > 0 {
-		fmt.Fprintf(&b, ", the queue at %s calls", plots.Number(math.Round(r.PeakQueue)))
+		fmt.Fprintf(&b, ", its queue at %s calls", plots.Number(math.Round(r.PeakQueue)))
 	}
 	switch {
 	case r.Wasted() > 0:
-		fmt.Fprintf(&b, ", and %s of the dependency's work served callers who had already given up", pct(r.Wasted()))
+		fmt.Fprintf(&b, ", and %s of its work served callers who had already given up", pct(r.Wasted()))
 	case r.PeakQueue > 0:
-		b.WriteString(", and none of the dependency's work was wasted on callers who had given up")
+		b.WriteString(", and none of its work was wasted on callers who had given up")
 	}
 	fmt.Fprintf(&b, ". %s of %s requests succeeded, %s failed",
 		plots.Number(math.Round(r.Successful)), plots.Number(math.Round(r.Requests)), plots.Number(math.Round(r.Failed)))
@@ -99,6 +79,82 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 	b.WriteString(".")
 	return b.String()
 }
+
+// baseText names the arrival rate peak_load_x is measured against: "the
+// base arrival rate (70 requests/s)", "the load at the start of its shape
+// (20 requests/s)", "the burst (50 requests in its first second)".
+func baseText(p *model.Plan) string {
+	base := plots.Number(math.Round(p.BaseRate()*10) / 10)
+	switch {
+	case p.Arrivals == model.ArriveBurst:
+		return fmt.Sprintf("the burst (%s requests in its first second)", base)
+	case p.Arrivals == model.ArriveClosed && p.Load == 0:
+		return "the rate requests started at before the fault"
+	case len(p.Shape) > 0 && p.Fault.Has:
+		return fmt.Sprintf("the load where the fault starts (%s requests/s)", base)
+	case len(p.Shape) > 0:
+		return fmt.Sprintf("the load at the start of its ramp (%s requests/s)", base)
+	}
+	return fmt.Sprintf("the base arrival rate (%s requests/s)", base)
+}
+
+// recoveredWord is what recovered means: after a fault (or an initial
+// backlog), recovered; without either, healthy at the end.
+func recoveredWord(triggered bool) string {
+	if triggered {
+		return "recovered"
+	}
+	return "were healthy at the end"
+}
+
+// tally counts the cells by verdict: "12 of 16 cells recovered within the
+// 1h run; 3 are stuck, 1 still draining when it ended".
+func tally(g *sweep.Grid, results []model.Result) string {
+	cells := g.Cells()
+	var n [4]int
+	aborted, calm := 0, 0 // calm: healthy at the end of a run without a fault
+	for i := range results {
+		switch {
+		case results[i].Aborted != "":
+			aborted++
+		case results[i].Recovered() && !cells[i].Plan.Triggered():
+			calm++
+		default:
+			n[results[i].Verdict]++
+		}
+	}
+	var s string
+	switch {
+	case n[model.NotJudged] == len(cells):
+		return fmt.Sprintf("No verdict: in none of the %d cells did a request arrive after the fault (or, without one, after the first tick), so there is no demand to judge recovery by; their outcome is in their successful and failed requests.", len(cells))
+	case calm == len(cells)-aborted:
+		s = fmt.Sprintf("%s of %s cell%s, none with a fault, were healthy at the end of the %v run", count(calm), count(len(cells)), plural(len(cells)), g.Base.Duration)
+	case calm > 0:
+		s = fmt.Sprintf("%s of %s cells recovered within the %v run, and the %s without a fault were healthy at its end", count(n[model.Recovered]), count(len(cells)), g.Base.Duration, count(calm))
+	default:
+		s = fmt.Sprintf("%s of %s cell%s recovered within the %v run", count(n[model.Recovered]), count(len(cells)), plural(len(cells)), g.Base.Duration)
+	}
+	var rest []string
+	if n[model.Stuck] > 0 {
+		rest = append(rest, fmt.Sprintf("%s stuck (unhealthy at the end, the backlog no longer shrinking)", count(n[model.Stuck])))
+	}
+	if n[model.Draining] > 0 {
+		rest = append(rest, fmt.Sprintf("%s still draining when it ended (unhealthy, the backlog still shrinking: a longer run would see them recover)", count(n[model.Draining])))
+	}
+	if n[model.NotJudged] > 0 {
+		rest = append(rest, fmt.Sprintf("%s not judged (no request arrived after the fault, or after the first tick without one: their outcome is in their successful and failed requests)", count(n[model.NotJudged])))
+	}
+	if aborted > 0 {
+		rest = append(rest, fmt.Sprintf("%d stopped at the memory cap (see the notes)", aborted))
+	}
+	if len(rest) > 0 {
+		s += "; " + strings.Join(rest, ", ")
+	}
+	return s + "."
+}
+
+// count writes a count of cells with thousands separators: 11,224.
+func count(n int) string { return plots.Number(float64(n)) }
 
 // refusals says which policies refused tries, and how many each: the
 // budget, a breaker, the deadline, pushback, and any a result does not
@@ -125,6 +181,27 @@ func refusals(r *model.Result) string {
 	return strings.Join(out, ", ")
 }
 
+// missing is what a finding says in place of a value a cell does not have:
+// for a recovery time, how the cell ended instead ("never: stuck", "not by
+// the end of the run: still draining", "not judged"); for anything else,
+// "never" (no collapse, no drain).
+func missing(column string, r *model.Result) string {
+	switch column {
+	case "recovery_s", "after_change_s", "recovery_s_p50", "recovery_s_p90":
+	default:
+		return "never"
+	}
+	switch r.Verdict {
+	case model.NotJudged:
+		return "not judged (no demand after the fault)"
+	case model.Draining:
+		return "not by the end of the run (still draining: " + plots.Drain(r) + ")"
+	case model.Stuck:
+		return "never (stuck)"
+	}
+	return "none (no fault to recover from)"
+}
+
 // renderFinding fills an author's finding with the numbers it refers to.
 func renderFinding(g *sweep.Grid, f spec.Finding, results []model.Result) string {
 	var b strings.Builder
@@ -141,10 +218,12 @@ func renderFinding(g *sweep.Grid, f spec.Finding, results []model.Result) string
 		switch {
 		case results[p.Cell].Aborted != "":
 			b.WriteString("(aborted)")
-		case m.Kind == "bool":
+		case m.Kind == "verdict":
+			b.WriteString(model.Verdict(v).String())
+		case m.Kind == "bool" && !math.IsNaN(v):
 			b.WriteString(fmt.Sprint(v != 0))
 		case math.IsNaN(v):
-			b.WriteString("never")
+			b.WriteString(missing(p.Column, &results[p.Cell]))
 		case p.Format == "pct":
 			b.WriteString(pct(v))
 		case p.Format != "":

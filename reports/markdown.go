@@ -82,6 +82,7 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, plots.Escape(k.Doc))
 	}
 	b.WriteString("\n")
+	healthSection(&b, g)
 	if ax, ok := g.Axis("policy"); ok && len(ax.Sets) > 0 {
 		b.WriteString("### Policies\n\n| policy | sets |\n|---|---|\n")
 		for _, p := range ax.Sets {
@@ -157,12 +158,17 @@ func refinedSection(b *strings.Builder, g *sweep.Grid, results, refined []model.
 		len(flips), len(cells), plural(len(cells)), strings.Join(flips, "\n"))
 }
 
-// verdict is whether a cell recovered, in words.
+// verdict is how a cell ended, in words.
 func verdict(r *model.Result) string {
-	if r.Recovered {
+	switch {
+	case r.Recovered() && !math.IsNaN(r.RecoveryS):
 		return fmt.Sprintf("recovers (after %s s)", plots.Number(r.RecoveryS))
+	case r.Recovered():
+		return "healthy at the end"
+	case r.Verdict == model.Draining:
+		return "still draining at the end"
 	}
-	return "never recovers"
+	return r.Verdict.String()
 }
 
 // keyPrefix is the part of a policy override's file key before the scenario
@@ -230,9 +236,10 @@ func resultsTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 	cells := g.Cells()
 	group := g.Axes[0].Name
-	fmt.Fprintf(b, "| %s | cells | recovered | never recovered | slowest recovery | highest peak load |\n|---|---|---|---|---|---|\n", group)
+	fmt.Fprintf(b, "| %s | cells | recovered | stuck | still draining | not judged | slowest recovery | highest peak load |\n|---|---|---|---|---|---|---|---|\n", group)
 	for _, v := range g.Axes[0].Values {
-		var n, rec, aborted int
+		var n int
+		var by [4]int
 		slowest, peak := math.NaN(), 0.0
 		for i := range results {
 			if got, _ := cells[i].Get(group); got.Text != v.Text {
@@ -241,11 +248,10 @@ func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 			n++
 			r := &results[i]
 			if r.Aborted != "" {
-				aborted++
 				continue
 			}
-			if r.Recovered {
-				rec++
+			by[r.Verdict]++
+			if r.Recovered() && !math.IsNaN(r.RecoveryS) {
 				if math.IsNaN(slowest) || r.RecoveryS > slowest {
 					slowest = r.RecoveryS
 				}
@@ -256,7 +262,7 @@ func summaryTable(b *strings.Builder, g *sweep.Grid, results []model.Result) {
 		if !math.IsNaN(slowest) {
 			slow = fmt.Sprintf("%s s", plots.Number(slowest))
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %s× |\n", plots.Escape(v.Text), n, rec, n-rec-aborted, slow, num1(peak))
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %s | %s× |\n", plots.Escape(v.Text), n, by[model.Recovered], by[model.Stuck], by[model.Draining], by[model.NotJudged], slow, num1(peak))
 	}
 }
 
@@ -264,13 +270,17 @@ func recoveredText(r *model.Result) string {
 	if r.Aborted != "" {
 		return "aborted"
 	}
-	if r.Replicates > 1 {
+	switch {
+	case !r.Verdict.Judged():
+		return "not judged"
+	case r.Replicates > 1:
 		return fmt.Sprintf("%s of %d", pct(r.RecoveredShare), r.Replicates)
-	}
-	if r.Recovered {
+	case r.Recovered():
 		return "yes"
+	case r.Verdict == model.Draining:
+		return "**no**, still draining"
 	}
-	return "**never**"
+	return "**no**, stuck"
 }
 
 // human formats a metric for a Markdown table.

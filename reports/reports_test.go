@@ -208,7 +208,11 @@ func TestAbortedAndRefinedColumns(t *testing.T) {
 	cut[0] = model.Result{Aborted: "stopped at 1.0 s", Replicates: 1}
 	cut[0].RecoveryS = math.NaN()
 	half := append([]model.Result(nil), results...)
-	half[1].Recovered = !half[1].Recovered
+	if half[1].Recovered() {
+		half[1].Verdict = model.Stuck
+	} else {
+		half[1].Verdict = model.Recovered
+	}
 	var b bytes.Buffer
 	if err := WriteResults(&b, e.Grid, cut, half); err != nil {
 		t.Fatal(err)

@@ -268,7 +268,7 @@ budget = { kind = "token_bucket", ratio = 0.1, max_tokens = 10 }
 	if !strings.Contains(string(report), "regenerate with `stormlab run -figures=false -out "+out+" -refine "+file+"`") {
 		t.Errorf("report.md does not give the command with -refine")
 	}
-	if !strings.Contains(string(report), "- base: never recovers at a tick of 20ms, recovers (after ") {
+	if !strings.Contains(string(report), "- base: stuck at a tick of 20ms, recovers (after ") {
 		t.Errorf("report.md does not list the flip:\n%s", report)
 	}
 	// Without -refine, the columns are not there.

@@ -39,7 +39,7 @@ func ExampleGrid_Cell() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%s: %d attempts per request, healthy queue up to %v calls\n", c.Label(), c.Plan.Allowed, c.Plan.Health.Limit)
-	fmt.Printf("recovered %v, %v s after the fault\n", res[0].Recovered, res[0].RecoveryS)
+	fmt.Printf("recovered %v, %v s after the fault\n", res[0].Recovered(), res[0].RecoveryS)
 	// Output:
 	// policy=no retries, load=70: 1 attempts per request, healthy queue up to 100 calls
 	// recovered true, 66 s after the fault

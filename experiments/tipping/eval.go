@@ -19,17 +19,22 @@ type Eval struct {
 	Lo, Hi    float64
 	CollapseS float64 // mean seconds from the start until first unhealthy; NaN when never
 	Aborted   string  // the cell was stopped at the memory cap: why
-	exact     bool    // the engine is deterministic: the verdict is certain
+	// NotJudged: no request arrived after the trigger, so the point has no
+	// verdict; it counts as recovering.
+	NotJudged bool
+	exact     bool // the engine is deterministic: the verdict is certain
+	end       End  // how the run ended (the cell's verdict)
 }
 
 // newEval reads a point's verdict from its cell's result.
 func newEval(index int, value float64, text string, r *model.Result, exact bool) Eval {
 	e := Eval{Index: index, Value: value, Text: text, Runs: r.Replicates, exact: exact,
 		CollapseS: r.CollapseS, Aborted: r.Aborted}
-	if r.Aborted != "" {
-		e.Lo, e.Hi = math.NaN(), math.NaN()
+	if r.Aborted != "" || !r.Verdict.Judged() {
+		e.Lo, e.Hi, e.NotJudged = math.NaN(), math.NaN(), r.Aborted == ""
 		return e
 	}
+	e.end = endOf(r)
 	recovered := int(math.Round(r.RecoveredShare * float64(r.Replicates)))
 	e.Tipped = r.Replicates - recovered
 	e.Lo, e.Hi = 1-r.Spread.ShareHi, 1-r.Spread.ShareLo

@@ -44,8 +44,7 @@ type Search struct {
 	// in line order.
 	Changes int
 	// End is the state the tipping point of a deterministic search leaves
-	// the system in when the run ends (its cell run once more with its
-	// series); nil otherwise.
+	// the system in when the run ends (its cell's verdict); nil otherwise.
 	End *End
 }
 

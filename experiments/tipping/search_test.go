@@ -69,9 +69,9 @@ func bruteForce(t *testing.T, g *sweep.Grid, base *sweep.Cell, path string, dura
 	first := math.NaN()
 	for k, r := range results {
 		switch {
-		case !r.Recovered && math.IsNaN(first):
+		case !r.Recovered() && math.IsNaN(first):
 			first = xs[k]
-		case r.Recovered && !math.IsNaN(first):
+		case r.Recovered() && !math.IsNaN(first):
 			t.Errorf("%s: recovers at %s = %v after tipping at %v", base.Label(), path, xs[k], first)
 		}
 	}

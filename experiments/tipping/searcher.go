@@ -202,16 +202,8 @@ func (s *searcher) search(ev *evaluator, c *sweep.Cell) (Search, error) {
 		collect()
 	}
 	if out.Tips != nil && out.Exact() {
-		pc, err := s.point(c, out.Tips.Index)
-		if err != nil {
-			return out, err
-		}
-		r, err := ev.run(&pc, true)
-		if err != nil {
-			return out, err
-		}
-		out.Evaluations++
-		out.End = endOf(pc.Plan, &r)
+		end := out.Tips.end
+		out.End = &end
 	}
 	return out, nil
 }

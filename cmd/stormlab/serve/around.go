@@ -145,7 +145,7 @@ func (a *aroundSpec) compute(ctx context.Context, workers int, maxMemory int64, 
 		var first *float64
 		for j := range a.blips {
 			res := &results[i*len(a.blips)+j]
-			rec[j] = res.Recovered && res.Aborted == ""
+			rec[j] = res.Recovered() && res.Aborted == ""
 			if rec[j] && !math.IsNaN(res.RecoveryS) {
 				secs[j] = ptr(roundTo(res.RecoveryS, 3))
 			}

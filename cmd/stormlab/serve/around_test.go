@@ -95,6 +95,10 @@ func TestJudge(t *testing.T) {
 		{rowCounts{req: 40, ok: false, succ: 59, cap: 60}, false, recovering},
 		{rowCounts{req: 40, ok: false, succ: 6, cap: 60, retries: 190}, false, metastable},
 		{rowCounts{req: 70, ok: false, succ: 20, cap: 100}, false, recovering},
+		// After a burst: nothing arrives, nothing is in flight or called.
+		{rowCounts{cap: 0, ok: true}, false, idle},
+		{rowCounts{cap: 60, ok: true}, true, idle},
+		{rowCounts{cap: 60, ok: true, inflight: 3}, false, healthy},
 	} {
 		r := c.r.row()
 		if got := judge(&r, 1, c.faulted); got != c.want {
@@ -133,10 +137,10 @@ func BenchmarkAround(b *testing.B) {
 
 // rowCounts are the counts of a row that judge reads.
 type rowCounts struct {
-	req, succ, cap, retries float64
-	ok                      bool
+	req, succ, cap, retries, inflight float64
+	ok                                bool
 }
 
 func (c rowCounts) row() model.SeriesRow {
-	return model.SeriesRow{Requests: c.req, Successes: c.succ, Capacity: c.cap, Retries: c.retries, Unhealthy: !c.ok}
+	return model.SeriesRow{Requests: c.req, Successes: c.succ, Capacity: c.cap, Retries: c.retries, InFlight: c.inflight, Unhealthy: !c.ok}
 }

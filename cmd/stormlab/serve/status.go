@@ -22,14 +22,20 @@ const (
 	// retrying, and answering less than the demand: held down by its own
 	// retries after the trigger is gone.
 	metastable status = "metastable"
+	// idle: no new request and none in flight: nothing for a health rule
+	// to judge (after a burst, say), so neither healthy nor anything else.
+	idle status = "idle"
 )
 
 // judge says what row r of a run was: step is the row's span in seconds,
 // faulted tells whether a fault touched it. A row with more new requests
 // than the dependency could serve (an outage, a degradation, a spike, or a
-// load above capacity) is overloaded whatever the health rule says of it.
+// load above capacity) is overloaded whatever the health rule says of it; a
+// row without a request, a call or one in flight is idle.
 func judge(r *model.SeriesRow, step float64, faulted bool) status {
 	switch {
+	case r.Requests == 0 && r.InFlight == 0 && r.Calls == 0:
+		return idle
 	case r.Requests > r.Capacity*step:
 		return overloaded
 	case !r.Unhealthy:

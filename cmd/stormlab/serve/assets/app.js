@@ -21,7 +21,7 @@ const S = {
 window.stormlab = S;
 
 const colours = {
-  healthy: '#2e9e5b', overloaded: '#e08a1e', recovering: '#2f7fd1', metastable: '#c9302c',
+  healthy: '#2e9e5b', overloaded: '#e08a1e', recovering: '#2f7fd1', metastable: '#c9302c', idle: '#9aa0a8',
   offered: '#1f5fa8', goodput: '#2e9e5b', demand: '#7a7f88', capacity: '#1d2330',
   retries: '#b5651d', queue: '#6a3d9a', inflight: '#1f9aa8', limit: '#888',
   fault: 'rgba(0,0,0,0.08)', marker: '#1d2330',
