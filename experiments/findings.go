@@ -2,48 +2,117 @@ package experiments
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
 )
 
-// readFindings reads the findings = ["...", ...] templates and resolves
-// every reference to a cell and a column. In a template, {column[v1; v2]}
-// stands for the results.csv column of the cell whose axis values are v1,
-// v2 (in axis order); {column[v1; v2]%.2f} formats it with a Go verb and
+// readFindings reads the findings = [...] templates and resolves every
+// reference to a cell and a column. In a template, {column[v1; v2]} stands
+// for the results.csv column of the cell whose axis values are v1, v2 (in
+// axis order); {column[v1; v2]%.2f} formats it with a Go verb and
 // {column[v1; v2]pct} as a percentage; {column[v1; v2]sd} is its standard
-// deviation over the cell's replicates (sd%.1f with a verb); {{ and }} are
-// literal braces.
-func (e *Experiment) readFindings(v any) (err error) {
-	e.Findings, err = e.readTemplates("findings", v)
+// deviation over the cell's replicates (sd%.1f with a verb);
+// {rule_of_thumb_s[v1; v2]} is the rule of thumb's blip at the cell's load;
+// {@path} is the value of the file's key at path as this run has it (after
+// any -set), so that "between {@window.0.from} and {@window.0.to}" follows
+// an override; {{ and }} are literal braces.
+//
+// An entry is a string, or a table { text = "...", holds = ["...", ...] }
+// whose holds are the claims the sentence makes, each a comparison of two
+// references, numbers or words ("recovery_s[naive; 80] > rule_of_thumb_s[naive;
+// 80]", "verdict[naive; 80] == stuck"), checked on the results when the
+// report is written.
+func (e *Experiment) readFindings(v any, tree map[string]any) (err error) {
+	e.Findings, err = e.readTemplates("findings", v, tree)
 	return err
 }
 
-// readTemplates reads the templates written at key: a list of strings, or
-// one; entry i is key.i.
-func (e *Experiment) readTemplates(key string, v any) ([]spec.Finding, error) {
+// findingTable is a finding written as a table.
+type findingTable struct {
+	Text  string   `toml:"text"`
+	Holds []string `toml:"holds"`
+}
+
+// readTemplates reads the templates written at key: a list of strings or
+// tables, or one; entry i is key.i.
+func (e *Experiment) readTemplates(key string, v any, tree map[string]any) ([]spec.Finding, error) {
 	if v == nil {
 		return nil, nil
 	}
 	var out []spec.Finding
 	for i, x := range listOf(v) {
 		k := fmt.Sprintf("%s.%d", key, i)
-		text, ok := x.(string)
-		if !ok {
-			return nil, e.errorf(k, "wants a string, got %s", sweep.Describe(x))
+		var ft findingTable
+		switch y := x.(type) {
+		case string:
+			ft.Text = y
+		case map[string]any:
+			if err := e.decodeTable(k, "a finding (text, holds)", y, &ft); err != nil {
+				return nil, err
+			}
+			if ft.Text == "" {
+				return nil, e.errorf(k, "needs text = \"...\", the sentence")
+			}
+		default:
+			return nil, e.errorf(k, "wants a string, or a table { text = \"...\", holds = [...] }, got %s", sweep.Describe(x))
 		}
-		f, err := e.parseFinding(text)
+		tk := k
+		if _, ok := x.(map[string]any); ok {
+			tk = k + ".text"
+		}
+		f, err := e.parseFinding(ft.Text, tree)
 		if err != nil {
-			return nil, e.errorf(k, "%v", err)
+			return nil, e.errorf(tk, "%v", err)
+		}
+		for j, h := range ft.Holds {
+			c, err := e.parseClaim(h)
+			if err != nil {
+				return nil, e.errorf(fmt.Sprintf("%s.holds.%d", k, j), "%v", err)
+			}
+			f.Claims = append(f.Claims, c)
 		}
 		out = append(out, f)
 	}
 	return out, nil
 }
 
+// keyText is the value of the file's key at a dotted path (list entries by
+// index), as a finding writes it: a string as it is, anything else as Go
+// prints it.
+func keyText(tree map[string]any, path string) (string, bool) {
+	var cur any = tree
+	for _, part := range strings.Split(path, ".") {
+		switch x := cur.(type) {
+		case map[string]any:
+			v, ok := x[part]
+			if !ok {
+				return "", false
+			}
+			cur = v
+		default:
+			i, err := strconv.Atoi(part)
+			items := listOf(x)
+			if err != nil || i < 0 || i >= len(items) {
+				return "", false
+			}
+			cur = items[i]
+		}
+	}
+	switch x := cur.(type) {
+	case map[string]any, []any, []map[string]any:
+		return "", false
+	case string:
+		return x, true
+	default:
+		return fmt.Sprint(x), true
+	}
+}
+
 // parseFinding splits a finding template into text and references.
-func (e *Experiment) parseFinding(text string) (spec.Finding, error) {
+func (e *Experiment) parseFinding(text string, tree map[string]any) (spec.Finding, error) {
 	var f spec.Finding
 	var lit strings.Builder
 	flush := func() {
@@ -65,7 +134,17 @@ func (e *Experiment) parseFinding(text string) (spec.Finding, error) {
 			if end < 0 {
 				return f, fmt.Errorf("a { without its }; write {{ for a literal brace")
 			}
-			ref, err := e.parseRef(text[i+1 : i+end])
+			inner := text[i+1 : i+end]
+			if path, ok := strings.CutPrefix(inner, "@"); ok {
+				v, found := keyText(tree, strings.TrimSpace(path))
+				if !found {
+					return f, fmt.Errorf("{%s}: the file has no value at %q", inner, strings.TrimSpace(path))
+				}
+				lit.WriteString(v)
+				i += end
+				continue
+			}
+			ref, err := e.parseRef(inner)
 			if err != nil {
 				return f, err
 			}
@@ -87,12 +166,13 @@ func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 		return spec.FindingPart{}, fmt.Errorf("{%s}: write {column[value; value]} with one value per axis (%s)", s, e.Grid.AxisList())
 	}
 	part := spec.FindingPart{Column: strings.TrimSpace(s[:open]), Format: strings.TrimSpace(s[close+1:])}
-	m, ok := e.Grid.Metric(part.Column)
-	if !ok {
-		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, e.Grid.ColumnNames()), strings.Join(e.Grid.ColumnNames(), ", "))
+	m, known := e.Grid.Metric(part.Column)
+	if !known && part.Column != spec.RuleOfThumb {
+		names := append(e.Grid.ColumnNames(), spec.RuleOfThumb)
+		return part, fmt.Errorf("{%s}: %q is not a results.csv column%s; use one of %s", s, part.Column, sweep.DidYouMean(part.Column, names), strings.Join(names, ", "))
 	}
 	if rest, ok := strings.CutPrefix(part.Format, "sd"); ok {
-		if m.SD == nil {
+		if !known || m.SD == nil {
 			return part, fmt.Errorf("{%s}: %s has no spread over replicates", s, part.Column)
 		}
 		part.SD, part.Format = true, rest

@@ -117,11 +117,11 @@ func (e *Experiment) interpret(tree map[string]any) error {
 	if err := e.readTolerance(tree["tolerance"]); err != nil {
 		return err
 	}
-	if err := e.readAnswer(tree["answer"]); err != nil {
+	if err := e.readAnswer(tree["answer"], tree); err != nil {
 		return err
 	}
 	if err := e.readTipping(tree["tipping"]); err != nil {
 		return err
 	}
-	return e.readFindings(tree["findings"])
+	return e.readFindings(tree["findings"], tree)
 }

@@ -107,14 +107,40 @@ func (e *Experiment) windowError(key string, c *sweep.Cell, err error) error {
 	return e.errorf(key, "%s", msg)
 }
 
-// checkWindowColumns refuses windows whose columns would repeat a name.
+// checkWindowColumns refuses windows whose columns would repeat a name in
+// results.csv, its spread columns (name_sd, written when a cell has
+// replicates) included: windows x and x_sd would both give a column
+// successes_per_s_x_sd. The message names both sources.
 func (e *Experiment) checkWindowColumns() error {
-	seen := map[string]bool{}
-	for _, m := range e.Grid.Metrics() {
-		if seen[m.Name] {
-			return e.errorf("window", "two results.csv columns would be named %s: give a window another name", m.Name)
+	seen := map[string]string{} // column → what makes it
+	own := map[string]string{}  // a window's column → its window
+	for _, w := range e.Grid.Windows {
+		for _, m := range model.WindowMetrics([]model.Window{w}) {
+			own[m.Name] = w.Name
 		}
-		seen[m.Name] = true
+	}
+	source := func(m model.Metric, sd bool) string {
+		what := "the column " + m.Name
+		if w, ok := own[m.Name]; ok {
+			what = fmt.Sprintf("window %q's column %s", w, m.Name)
+		}
+		if sd {
+			what = "the spread of " + what
+		}
+		return what
+	}
+	for _, m := range e.Grid.Metrics() {
+		names := []string{m.Name}
+		if m.SD != nil {
+			names = append(names, m.Name+"_sd")
+		}
+		for i, n := range names {
+			what := source(m, i == 1)
+			if other, ok := seen[n]; ok {
+				return e.errorf("window", "two results.csv columns would be named %s, %s and %s: give a window another name", n, other, what)
+			}
+			seen[n] = what
+		}
 	}
 	return nil
 }

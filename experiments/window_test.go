@@ -101,3 +101,24 @@ func TestSeriesSelectsByValue(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestWindowSpreadColumnsUnique: windows named x and x_sd would both write
+// successes_per_s_x_sd (the spread of x's column over replicates, and
+// x_sd's own column): refused, naming both.
+func TestWindowSpreadColumnsUnique(t *testing.T) {
+	src := `[scenario]
+duration = "1m"
+[[window]]
+name = "x"
+from = "10s"
+to = "20s"
+[[window]]
+name = "x_sd"
+from = "30s"
+to = "40s"
+`
+	_, err := Parse("w.toml", []byte(src), nil)
+	if err == nil || !strings.Contains(err.Error(), `successes_per_s_x_sd, the spread of window "x"'s column successes_per_s_x and window "x_sd"'s column successes_per_s_x_sd`) {
+		t.Errorf("windows x and x_sd: %v", err)
+	}
+}

@@ -287,8 +287,11 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	default:
 		mean.RecoveryS, sd.RecoveryS = stat.MeanStdDev(rec, nil)
 	}
-	mean.DrainRate, sd.DrainRate = meanDefined(runs, func(m *Metrics) float64 { return m.DrainRate })
-	mean.DrainLeftS, sd.DrainLeftS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainLeftS })
+	mean.DrainRate, sd.DrainRate, mean.DrainLeftS, sd.DrainLeftS = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	if mean.Verdict == Draining { // the rate of the replicates that drain
+		mean.DrainRate, sd.DrainRate = meanDefined(runs, func(m *Metrics) float64 { return m.DrainRate })
+		mean.DrainLeftS, sd.DrainLeftS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainLeftS })
+	}
 	mean.CollapseS, sd.CollapseS = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseS })
 	mean.DrainS, sd.DrainS = meanDefined(runs, func(m *Metrics) float64 { return m.DrainS })
 	mean.AfterChangeS, sd.AfterChangeS = meanDefined(runs, func(m *Metrics) float64 { return m.AfterChangeS })

@@ -112,8 +112,11 @@ func recoveredWord(triggered bool) string {
 func tally(g *sweep.Grid, results []model.Result) string {
 	cells := g.Cells()
 	var n [4]int
-	aborted, calm := 0, 0 // calm: healthy at the end of a run without a fault
+	aborted, calm, triggered := 0, 0, 0 // calm: healthy at the end of a run without a fault
 	for i := range results {
+		if cells[i].Plan.Triggered() {
+			triggered++
+		}
 		switch {
 		case results[i].Aborted != "":
 			aborted++
@@ -127,7 +130,7 @@ func tally(g *sweep.Grid, results []model.Result) string {
 	switch {
 	case n[model.NotJudged] == len(cells):
 		return fmt.Sprintf("No verdict: in none of the %d cells did a request arrive after the fault (or, without one, after the first tick), so there is no demand to judge recovery by; their outcome is in their successful and failed requests.", len(cells))
-	case calm == len(cells)-aborted:
+	case triggered == 0:
 		s = fmt.Sprintf("%s of %s cell%s, none with a fault, were healthy at the end of the %v run", count(calm), count(len(cells)), plural(len(cells)), g.Base.Duration)
 	case calm > 0:
 		s = fmt.Sprintf("%s of %s cells recovered within the %v run, and the %s without a fault were healthy at its end", count(n[model.Recovered]), count(len(cells)), g.Base.Duration, count(calm))
@@ -135,7 +138,10 @@ func tally(g *sweep.Grid, results []model.Result) string {
 		s = fmt.Sprintf("%s of %s cell%s recovered within the %v run", count(n[model.Recovered]), count(len(cells)), plural(len(cells)), g.Base.Duration)
 	}
 	var rest []string
-	if n[model.Stuck] > 0 {
+	switch {
+	case n[model.Stuck] > 0 && triggered == 0:
+		rest = append(rest, fmt.Sprintf("%s unhealthy at the end, collapsed with no fault (the backlog no longer shrinking)", count(n[model.Stuck])))
+	case n[model.Stuck] > 0:
 		rest = append(rest, fmt.Sprintf("%s stuck (unhealthy at the end, the backlog no longer shrinking)", count(n[model.Stuck])))
 	}
 	if n[model.Draining] > 0 {
@@ -202,7 +208,9 @@ func missing(column string, r *model.Result) string {
 	return "none (no fault to recover from)"
 }
 
-// renderFinding fills an author's finding with the numbers it refers to.
+// renderFinding fills an author's finding with the numbers it refers to,
+// and checks its claims: a claim that does not hold is said beside the
+// sentence (ClaimFails), so that no report states it silently.
 func renderFinding(g *sweep.Grid, f spec.Finding, results []model.Result) string {
 	var b strings.Builder
 	for _, p := range f.Parts {
@@ -210,27 +218,27 @@ func renderFinding(g *sweep.Grid, f spec.Finding, results []model.Result) string
 			b.WriteString(p.Text)
 			continue
 		}
-		m, _ := g.Metric(p.Column)
-		v := m.Value(&results[p.Cell])
-		if p.SD {
-			v = m.SD(&results[p.Cell])
-		}
+		v, word := refValue(g, p, results)
 		switch {
 		case results[p.Cell].Aborted != "":
 			b.WriteString("(aborted)")
-		case m.Kind == "verdict":
-			b.WriteString(model.Verdict(v).String())
-		case m.Kind == "bool" && !math.IsNaN(v):
-			b.WriteString(fmt.Sprint(v != 0))
-		case math.IsNaN(v):
+		case math.IsNaN(v) && p.Column != "verdict":
 			b.WriteString(missing(p.Column, &results[p.Cell]))
+		case word != "":
+			b.WriteString(word)
 		case p.Format == "pct":
 			b.WriteString(pct(v))
 		case p.Format != "":
 			fmt.Fprintf(&b, p.Format, v)
+		case p.Column == spec.RuleOfThumb:
+			b.WriteString(plots.Ratio(v) + " s")
 		default:
+			m, _ := g.Metric(p.Column)
 			b.WriteString(human(m, v))
 		}
+	}
+	if failed := failedClaims(g, f, results); len(failed) > 0 {
+		fmt.Fprintf(&b, " %s %s.", ClaimFails, strings.Join(failed, "; "))
 	}
 	return b.String()
 }

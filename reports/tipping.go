@@ -354,7 +354,7 @@ func ruleSentences(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search, axis str
 	if axis == "" || t.To < t.From {
 		return nil
 	}
-	var holds, above, below []int
+	var holds, above, below, open []int
 	for i := range ss {
 		s := &ss[i]
 		rule, ok := s.RuleOfThumb()
@@ -363,7 +363,13 @@ func ruleSentences(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search, axis str
 		}
 		lo, hi := s.Recovers.Value, s.Tips.Value
 		if !s.Exact() {
-			lo, hi = orNaN(s.Lo, math.Inf(-1)), orNaN(s.Hi, math.Inf(1))
+			if math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
+				// The 95% interval is open on a side: too few replicates
+				// to place the boundary, so nothing to test the rule by.
+				open = append(open, i)
+				continue
+			}
+			lo, hi = s.Lo, s.Hi
 		}
 		switch {
 		case rule < lo:
@@ -374,7 +380,7 @@ func ruleSentences(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search, axis str
 			holds = append(holds, i)
 		}
 	}
-	if len(holds)+len(above)+len(below) == 0 {
+	if len(holds)+len(above)+len(below)+len(open) == 0 {
 		return nil
 	}
 	p := ss[0].Cell.Plan
@@ -383,9 +389,17 @@ func ruleSentences(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search, axis str
 		parts = append(parts, fmt.Sprintf("the simulated boundary lies above the rule at %s: %s",
 			axisSpans(g, ss, above, axis), strings.Join(sampleStrings(ruleExamples(t, ss, above), 3), "; ")))
 	}
-	if len(holds) > 0 {
+	if len(holds) > 0 && ss[holds[0]].Exact() {
 		parts = append(parts, fmt.Sprintf("the rule holds to within %s at %s, where its value lies within the bracket: %s",
 			keyValue(t, t.Tolerance), axisSpans(g, ss, holds, axis), strings.Join(sampleStrings(ruleExamples(t, ss, holds), 3), "; ")))
+	}
+	if len(holds) > 0 && !ss[holds[0]].Exact() {
+		parts = append(parts, fmt.Sprintf("the rule's value lies within the 95%% interval of the boundary at %s: %s",
+			axisSpans(g, ss, holds, axis), strings.Join(sampleStrings(ruleExamples(t, ss, holds), 3), "; ")))
+	}
+	if len(open) > 0 {
+		parts = append(parts, fmt.Sprintf("at %s the search cannot test the rule: its 95%% interval is open on a side (too few replicates to be sure of a verdict), so the boundary is not placed: %s",
+			axisSpans(g, ss, open, axis), strings.Join(sampleStrings(ruleExamples(t, ss, open), 3), "; ")))
 	}
 	if len(below) > 0 {
 		parts = append(parts, fmt.Sprintf("the system tips before the rule's value at %s: %s",

@@ -130,3 +130,36 @@ func TestCompareTipping(t *testing.T) {
 		t.Errorf("without searches: %v, %v", devs, err)
 	}
 }
+
+// With one replicate a point's 95% interval never lies wholly on one side
+// of a half, so a stochastic search cannot place its boundary at 95%: its
+// report says it cannot test the rule of thumb, never that the rule holds
+// to within the search's tolerance.
+func TestOneReplicateRuleSentence(t *testing.T) {
+	src := `name = "tip"
+engine = "stochastic"
+seed = 3
+[scenario]
+tick = "10ms"
+duration = "2m"
+load = 40
+arrivals = "poisson"
+clients = 50
+replicates = 1
+health.window = "2s"
+layer = [{ attempts = 6, timeout = "500ms" }]
+fault = [{ kind = "outage", start = "20s", length = "3s" }]
+dependency = { capacity = 60, queue = "fifo", collapse = { demand = "offered", window = "2s", slope = 0.5, floor = 0.1 } }
+[grid]
+load = [30, 40]
+[tipping]
+key = "blip"
+from = "0s"
+to = "5s"
+tolerance = "100ms"
+`
+	report := files(t, src, nil)["report.md"]
+	if strings.Contains(report, "the rule holds to within") || !strings.Contains(report, "cannot test the rule: its 95% interval is open on a side") {
+		t.Errorf("one replicate: the report claims more than the search shows:\n%s", report)
+	}
+}

@@ -516,6 +516,9 @@ func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.
 // -refine.
 func writeReport(stderr io.Writer, out string, e *experiments.Experiment, results, half []model.Result, tip *tipping.Outcome, figures bool) error {
 	warn(stderr, e.Name, e.Grid.Cells(), results)
+	for _, f := range reports.FailedClaims(&e.Report, e.Grid, results) {
+		fmt.Fprintf(stderr, "stormlab: warning: %s: %s\n", e.Name, f)
+	}
 	if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !figures, Refined: half, Tipping: tip}); err != nil {
 		return fmt.Errorf("%s: %w", e.Name, err)
 	}
