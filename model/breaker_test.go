@@ -167,15 +167,7 @@ func TestPlacementInvariants(t *testing.T) {
 				}
 			}
 		}
-		p, err := sc.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _, _ := runStochastic(p, 3, true, nil)
-		p.poison = true
-		if got, _, _ := runStochastic(p, 3, true, nil); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
-			t.Fatalf("case %d: poisoned groups changed the results", i)
-		}
+		checkRecycling(t, i, sc, 3)
 	}
 	if refused < 40 || perCall < 20 {
 		t.Errorf("only %d of 200 random scenarios had a breaker refuse a call (%d with one outside the retry)", refused, perCall)
