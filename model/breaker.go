@@ -7,7 +7,10 @@ package model
 // call at once for its open span; then half-open, it lets probes calls
 // through: a success among them closes it, a failure opens it again. Calls
 // it turns away fail their try at once and are counted; the outcomes of
-// calls already made when it opens still count.
+// calls already made when it opens still count. What a "call" is here is
+// its placement's (BreakerPlan.PerCall): inside the retry the engine asks
+// and tells it about every try, outside it about a call's first try and its
+// final outcome only (doc.go, "Where a breaker and a budget sit").
 type breaker struct {
 	plan   BreakerPlan
 	state  breakerState

@@ -1,6 +1,11 @@
 package model
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
 
 // TestBreakerConsecutive: trips after threshold failures in a row (a
 // success resets the run), fails calls at once while open, lets probes
@@ -56,5 +61,153 @@ func TestBreakerRatio(t *testing.T) {
 	b.record(20, 0, 1) // 6 of 12
 	if b.allow(21, 1) != 0 {
 		t.Fatal("did not trip at half the calls failing")
+	}
+}
+
+// breakerStep is one caller making up to three tries against a dependency
+// that fails every call at once, one new request a second in 1 s ticks, a
+// breaker that trips after two failures in a row, stays open 5 s and lets
+// one probe through, placed as given.
+func breakerStep(placement string) Scenario {
+	s := Default()
+	s.Engine = "stochastic"
+	s.Duration = Duration(14 * time.Second)
+	s.Load = 1
+	s.Layer[0].Attempts = 3
+	s.Layer[0].Breaker = Breaker{Kind: "consecutive", Threshold: 2, Open: Duration(5 * time.Second), Probes: 1, Placement: placement}
+	s.Dependency.Capacity = 0
+	s.Dependency.Queue = "none"
+	return s
+}
+
+// TestBreakerPlacement follows the two placements tick by tick (request i
+// arrives at i s; a failed try retries in the next tick, before the tick's
+// new request).
+//
+// Inside the retry every try asks the breaker and counts: request 0's first
+// two tries fail (t 0, 1) and trip it; its third try and requests 1 to 5
+// are refused; at t 6 request 6 is the probe, fails, and opens it again
+// until t 11 (its retry and requests 7 to 10 refused), when request 11
+// probes and fails: 14 tries refused.
+//
+// Outside the retry only a call's first try asks, and a call counts once,
+// when its last try fails: request 0 fails at t 2 (one failure), request 1
+// at t 3 (two: open until t 8). Request 2, let through at t 2, makes its
+// last two tries while the breaker is open; requests 3 to 7 are refused.
+// Request 8 is the probe: its three tries (t 8, 9, 10) all go, and only its
+// failure at t 10 opens the breaker again (request 9 is refused meanwhile,
+// the probe being out), until t 15, after the run: 10 calls refused.
+func TestBreakerPlacement(t *testing.T) {
+	for _, c := range []struct {
+		placement string
+		calls     []float64 // calls at the dependency in ticks 0..13
+		refused   float64
+	}{
+		{"inside_retry", []float64{1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0}, 14},
+		{"outside_retry", []float64{1, 2, 3, 2, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0}, 10},
+	} {
+		res, err := Run(breakerStep(c.placement), 1, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls []float64
+		for _, row := range res.Series.Rows {
+			calls = append(calls, row.Calls)
+		}
+		if fmt.Sprint(calls) != fmt.Sprint(c.calls) || res.Metrics.RefusedBreaker != c.refused {
+			t.Errorf("%s: calls by tick %v, %v refused by the breaker; want %v and %v", c.placement, calls, res.Metrics.RefusedBreaker, c.calls, c.refused)
+		}
+	}
+}
+
+// withBreakers gives the layers of sc random breakers, of either kind and
+// either placement (or none), and a token bucket of either deposit rule
+// half the time.
+func withBreakers(r *rand.Rand, sc Scenario) Scenario {
+	sc.Layer = append([]Layer(nil), sc.Layer...)
+	for i := range sc.Layer {
+		b := &sc.Layer[i].Breaker
+		b.Kind = []string{"none", "consecutive", "ratio"}[r.IntN(3)]
+		b.Placement = []string{"inside_retry", "outside_retry"}[r.IntN(2)]
+		b.Threshold = 1 + r.IntN(10)
+		b.Ratio = 0.1 + 0.9*r.Float64()
+		b.MinCalls = 1 + r.IntN(20)
+		b.Window = ms(100 + r.IntN(5000))
+		b.Open = ms(10 + r.IntN(5000))
+		b.Probes = 1 + r.IntN(3)
+	}
+	if r.IntN(2) == 0 {
+		sc.Budget.Kind = "token_bucket"
+		sc.Budget.Deposit = []string{"success", "request"}[r.IntN(2)]
+	}
+	return sc
+}
+
+// TestPlacementInvariants: random scenarios with breakers inside or
+// outside the retry and token buckets of either deposit rule keep the
+// engines' invariants (calls ≤ requests × the attempts allowed among them),
+// and never touch a group the engine let go of; the queue engine's
+// invariants hold with either deposit rule.
+func TestPlacementInvariants(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(81, 82))
+	var refused, perCall int
+	for i := range 200 {
+		sc := withBreakers(r, randomScenario(r))
+		m, ok := checkInvariants(t, i, sc, r.Uint64())
+		if !ok {
+			return
+		}
+		if m.RefusedBreaker > 0 {
+			refused++
+			for _, l := range sc.Layer {
+				if l.Breaker.Kind != "none" && l.Breaker.Placement == "outside_retry" {
+					perCall++
+					break
+				}
+			}
+		}
+		checkRecycling(t, i, sc, 3)
+	}
+	if refused < 40 || perCall < 20 {
+		t.Errorf("only %d of 200 random scenarios had a breaker refuse a call (%d with one outside the retry)", refused, perCall)
+	}
+	r = rand.New(rand.NewPCG(83, 84))
+	for i := range 100 {
+		sc := randomQueueScenario(r)
+		sc.Budget = Budget{Kind: "token_bucket", Ratio: r.Float64(), MaxTokens: 1 + 20*r.Float64(), Scope: "chain",
+			Deposit: []string{"success", "request"}[r.IntN(2)]}
+		if _, ok := checkInvariants(t, i, sc, r.Uint64()); !ok {
+			return
+		}
+	}
+}
+
+// TestPlacementKeys: the placement and deposit keys take only their
+// values, and the queue engine, which models no breaker, refuses one
+// outside the retry as it refuses any, naming the key.
+func TestPlacementKeys(t *testing.T) {
+	for _, c := range []struct {
+		set  func(s *Scenario)
+		want string
+	}{
+		{func(s *Scenario) { s.Engine = "stochastic"; s.Layer[0].Breaker.Placement = "per_call" },
+			`layer.0.breaker.placement: "per_call" is not allowed; use one of inside_retry, outside_retry`},
+		{func(s *Scenario) { s.Engine = "stochastic"; s.Budget.Deposit = "call" },
+			`budget.deposit: "call" is not allowed; use one of success, request`},
+		{func(s *Scenario) {
+			s.Layer[0].Breaker = Breaker{Kind: "consecutive", Threshold: 5, Open: Duration(time.Second), Probes: 1, Placement: "outside_retry"}
+		}, `layer.0.breaker.kind: a circuit breaker needs engine = "stochastic"; the queue engine does not model it`},
+	} {
+		sc := Default()
+		c.set(&sc)
+		if err := Check(&sc); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+	sc := Default()
+	sc.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "chain", Deposit: "request"}
+	if err := Check(&sc); err != nil {
+		t.Errorf("the queue engine with a token bucket earning per request: %v", err)
 	}
 }

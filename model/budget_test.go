@@ -99,6 +99,45 @@ func TestTokenBucket(t *testing.T) {
 	}
 }
 
+// TestTokenBucketDeposit: with deposit = "request" every first try earns
+// ratio when it is sent, whatever its outcome, and successes earn nothing;
+// retries earn nothing either way; the bucket still starts full and holds
+// at most max_tokens.
+func TestTokenBucketDeposit(t *testing.T) {
+	b := newTokenBucket(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.MaxTokens, b.Deposit = "token_bucket", 0.1, 3, "request" }), nil)
+	tokens := func() float64 { return b.(*tokenBucket).tokens }
+	if got := b.send(false, 50); got != 50 || tokens() != 3 {
+		t.Fatalf("50 first tries into a full bucket: %d sent, %v tokens, want 50 and 3 (capped)", got, tokens())
+	}
+	if got := b.fail(5, false, false); got != 3 || tokens() != 0 {
+		t.Fatalf("a full bucket of 3: %d of 5 retry, %v left", got, tokens())
+	}
+	if b.send(true, 3); tokens() != 0 {
+		t.Errorf("3 retries sent earned %v tokens, want none", tokens())
+	}
+	b.succeed(20, true, false)
+	b.succeed(20, false, false)
+	if tokens() != 0 {
+		t.Errorf("successes earned %v tokens with deposit = request, want none", tokens())
+	}
+	b.send(false, 15) // 1.5 tokens, however the 15 calls end
+	if got := b.fail(15, false, false); got != 1 || math.Abs(tokens()-0.5) > 1e-12 {
+		t.Errorf("15 calls earned 1.5 tokens: %d of their 15 failures retry, %v left; want 1 and 0.5", got, tokens())
+	}
+	// The same steps with deposit = success: the calls earn nothing, their
+	// successes do.
+	s := newTokenBucket(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.MaxTokens = "token_bucket", 0.1, 3 }), nil)
+	s.fail(3, false, false)
+	s.send(false, 15)
+	if got := s.fail(1, false, false); got != 0 {
+		t.Errorf("deposit = success: 15 calls sent earned a retry")
+	}
+	s.succeed(15, false, false)
+	if got := s.fail(2, false, false); got != 1 {
+		t.Errorf("deposit = success: 15 successes let %d of 2 retry, want 1", got)
+	}
+}
+
 // TestGRPCThrottle pins gRPC retry throttling with max_tokens 10 and
 // token_ratio 0.1: every failed try takes a token; a retry passes only if
 // more than 5 remain after it; successes add 0.1.

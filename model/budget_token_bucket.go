@@ -2,16 +2,25 @@ package model
 
 import "math"
 
-// tokenBucket is the budget of the FIG. 1 article: a bucket that starts full
-// at max_tokens; each success deposits ratio tokens, up to max_tokens; a
-// failed try that may retry takes one token, and one whose bucket holds
-// less than one token is not retried.
+// tokenBucket is a retry budget as a bucket of tokens that starts full at
+// max_tokens: a failed try that may retry takes one token, and one whose
+// bucket holds less than one token is not retried. What earns tokens is the
+// deposit rule, ratio tokens each, up to max_tokens:
+//
+//   - per success (deposit = "success"): the FIG. 1 bucket, which a
+//     dependency that fails everything never refills;
+//   - per request (deposit = "request"): every call the budget counts earns
+//     ratio once, when its first try is sent, whatever becomes of it — the
+//     per-origin budget of "Retries can make an outage worse: designing a
+//     retry budget", which earns per logical call, so retries stay near
+//     ratio of the calls however many fail.
 type tokenBucket struct {
 	ratio, max, tokens float64
+	perRequest         bool
 }
 
 func newTokenBucket(b *BudgetPlan, _ *rng) budget {
-	return &tokenBucket{ratio: b.Ratio, max: b.MaxTokens, tokens: b.MaxTokens}
+	return &tokenBucket{ratio: b.Ratio, max: b.MaxTokens, tokens: b.MaxTokens, perRequest: b.PerRequest}
 }
 
 func checkTokenBucket(b Budget) *FieldError {
@@ -21,8 +30,16 @@ func checkTokenBucket(b Budget) *FieldError {
 	return nil
 }
 
-func (b *tokenBucket) send(_ bool, n int64) int64 { return n }
-func (b *tokenBucket) end(bool, int64)            {}
+func (b *tokenBucket) end(bool, int64) {}
+
+// send deposits for n first tries with the per-request rule; it refuses
+// nothing.
+func (b *tokenBucket) send(retry bool, n int64) int64 {
+	if b.perRequest && !retry {
+		b.deposit(n)
+	}
+	return n
+}
 
 func (b *tokenBucket) fail(k int64, _, last bool) int64 {
 	if last {
@@ -34,5 +51,12 @@ func (b *tokenBucket) fail(k int64, _, last bool) int64 {
 }
 
 func (b *tokenBucket) succeed(k int64, _, _ bool) {
+	if !b.perRequest {
+		b.deposit(k)
+	}
+}
+
+// deposit adds ratio tokens for each of k, up to max_tokens.
+func (b *tokenBucket) deposit(k int64) {
 	b.tokens = math.Min(b.max, b.tokens+b.ratio*float64(k))
 }

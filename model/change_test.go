@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -164,15 +163,7 @@ func TestChangeInvariants(t *testing.T) {
 		if _, ok := checkInvariants(t, i, sc, r.Uint64()); !ok {
 			return
 		}
-		p, err := sc.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _, _ := runStochastic(p, 3, true, nil)
-		p.poison = true
-		if got, _, _ := runStochastic(p, 3, true, nil); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
-			t.Fatalf("case %d: poisoned groups changed the results", i)
-		}
+		checkRecycling(t, i, sc, 3)
 	}
 	r = rand.New(rand.NewPCG(93, 94))
 	for i := range 150 {

@@ -52,8 +52,9 @@
 //     backoff ends now, calls reaching a lower layer or the dependency after
 //     a network delay, answers arriving, closed-loop clients ending their
 //     think time. Then the tick's new requests start, after the retries
-//     (those were scheduled earlier). A group that starts passes the budget's
-//     gate (retries), counts as sent, and passes its calls down; with no
+//     (those were scheduled earlier). A group that starts passes its
+//     layer's breaker (see below), then the budget's gate (retries), counts
+//     as sent, and passes its calls down; with no
 //     network delay they reach the layer below, and finally the dependency,
 //     in the same tick. A loss server answers each call as it comes: the
 //     first calls of the tick, up to its capacity, are served, the rest fail
@@ -87,6 +88,35 @@
 // gives up stops waiting; the abandoned subtree keeps running below (its own
 // retries included) unless cancel_abandoned is set, and an answer that
 // arrives for it is wasted work.
+//
+// # Where a breaker and a budget sit
+//
+// A layer's circuit breaker sits inside its retries or outside them
+// (breaker.placement), as resilience libraries compose the two policies.
+// Inside (inside_retry, the default: failsafe-go's With(retryPolicy,
+// circuitBreaker), Resilience4j's Retry around a CircuitBreaker) it guards
+// every try, a retry included, and counts every try's outcome: a burst of
+// failed first tries opens it before any retry goes. Outside
+// (outside_retry: failsafe-go's With(circuitBreaker, retryPolicy),
+// Resilience4j's CircuitBreaker around a Retry, the client library of
+// "Retries can make an outage worse: designing a retry budget") it is asked
+// once per call, by the call's first try, and counts one outcome per call
+// when the call ends — a success, or a failure for good: its last try
+// failed, the budget refused one of its tries (or the deadline a retry), or
+// its error is not retryable. The retries of a call it let through pass without
+// asking it, and a call it refuses counts nothing. Calls already let
+// through go on with their tries after it opens, so a burst of concurrent
+// calls makes every try it has before the breaker has seen one outcome.
+// Calls it never hears the end of (cancelled, or still going when the run
+// ends) count nothing.
+//
+// A token bucket (budget.kind = "token_bucket") earns its ratio per success
+// (deposit = "success", the FIG. 1 bucket) or per call (deposit =
+// "request": once for each call its layer starts, when the first try is
+// sent past the breaker, whatever becomes of it), as the client of the
+// same article earns per logical call. Which calls count is the budget's scope: a chain
+// or client budget counts the user's requests, a layer's budget that
+// layer's calls.
 //
 // With rng = "minstd" (Plan.Single) every request is a group of one and
 // calls are handled one at a time in the order above, drawing as they go:

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"testing"
 	"time"
 )
@@ -9,9 +8,10 @@ import (
 // oneHop is the retry-budget lab's one-hop setup ("Retries can make an
 // outage worse: designing a retry budget"): fifty callers at once against
 // one origin answering every call at once, up to attempts tries each, with
-// the lab's per-origin budget — a bucket of 10 tokens, 0.1 a success,
-// starting full — or none.
-func oneHop(attempts int, budget bool, origin func(d *Dependency)) Scenario {
+// the lab's per-origin budget — a bucket of 10 tokens, starting full, 0.1
+// earned per request (deposit = "request"), or per success when deposit
+// says so — or none (deposit "").
+func oneHop(attempts int, deposit string, origin func(d *Dependency)) Scenario {
 	s := Default()
 	s.Engine = "stochastic"
 	s.Tick = ms(10)
@@ -20,14 +20,17 @@ func oneHop(attempts int, budget bool, origin func(d *Dependency)) Scenario {
 	s.Layer[0].Attempts = attempts
 	s.Dependency = Dependency{Capacity: 1e6, Queue: "none", Network: Network{Kind: "none"}}
 	origin(&s.Dependency)
-	if budget {
-		s.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "chain"}
+	if deposit != "" {
+		s.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "chain", Deposit: deposit}
 	}
 	return s
 }
 
 // TestOneHopLab reproduces the lab's one-hop tables exactly: calls at the
-// origin, callers served, retries the budget refused.
+// origin, callers served, retries the budget refused. The bucket earning
+// per request, as the lab's does, or per success gives the same rows: the
+// fifty requests arrive at once into a full bucket, so what they earn is
+// lost to its cap, and the flaky callers' retries never empty it.
 func TestOneHopLab(t *testing.T) {
 	always := func(d *Dependency) { d.Capacity = 0 } // 503 to everything
 	flaky := func(d *Dependency) { d.FlakyShare, d.FlakyFailures = 0.1, 1 }
@@ -37,13 +40,16 @@ func TestOneHopLab(t *testing.T) {
 		sc                 Scenario
 		calls, ok, refused float64
 	}{
-		{"always 503, no retries", oneHop(1, false, always), 50, 0, 0},
-		{"always 503, 3 attempts", oneHop(3, false, always), 150, 0, 0},
-		{"always 503, 3 attempts, budget", oneHop(3, true, always), 60, 0, 50},
-		{"five flaky, 3 attempts", oneHop(3, false, flaky), 55, 50, 0},
-		{"five flaky, 3 attempts, budget", oneHop(3, true, flaky), 55, 50, 0},
-		{"fail twice, 3 attempts", oneHop(3, false, twice), 150, 50, 0},
-		{"fail twice, 3 attempts, budget", oneHop(3, true, twice), 60, 0, 50},
+		{"always 503, no retries", oneHop(1, "", always), 50, 0, 0},
+		{"always 503, 3 attempts", oneHop(3, "", always), 150, 0, 0},
+		{"always 503, 3 attempts, budget", oneHop(3, "request", always), 60, 0, 50},
+		{"always 503, 3 attempts, budget per success", oneHop(3, "success", always), 60, 0, 50},
+		{"five flaky, 3 attempts", oneHop(3, "", flaky), 55, 50, 0},
+		{"five flaky, 3 attempts, budget", oneHop(3, "request", flaky), 55, 50, 0},
+		{"five flaky, 3 attempts, budget per success", oneHop(3, "success", flaky), 55, 50, 0},
+		{"fail twice, 3 attempts", oneHop(3, "", twice), 150, 50, 0},
+		{"fail twice, 3 attempts, budget", oneHop(3, "request", twice), 60, 0, 50},
+		{"fail twice, 3 attempts, budget per success", oneHop(3, "success", twice), 60, 0, 50},
 	} {
 		m := runOne(t, c.sc, 1)
 		if m.Calls != c.calls || m.Successful != c.ok || m.RetriesRefused != c.refused || m.Requests != 50 {
@@ -69,21 +75,50 @@ func labChain(set func(l *Layer)) Scenario {
 	return s
 }
 
-// TestLabChain: with no budget and no breaker the origin sees 3⁴ calls per
-// caller, 810; a breaker at every hop (five failures in a row, open 30 s)
-// cuts it to a few per caller.
+// TestLabChain reproduces the lab's chain: with no budget and no breaker
+// the origin sees 3⁴ calls per caller, 810. With the lab's breaker at every
+// hop (five failures open it for 30 s), placed as the lab's client places
+// it, outside the retry: the last hop's ten calls all pass it before any
+// has failed and make their three tries each, 30 calls; their ten failures
+// open it, and every hop above, its retries failed at once by the breaker
+// below, fails its ten calls and opens in turn. With each hop's budget
+// too (10 tokens, 0.1 earned per call), the last hop's bucket pays for ten
+// retries, 20 calls. Inside the retry the breaker counts the ten first
+// tries, opens, and refuses every retry: 10 calls either way.
 func TestLabChain(t *testing.T) {
 	m := runOne(t, labChain(func(l *Layer) {}), 1)
 	if m.Calls != 810 || m.Failed != 10 {
 		t.Fatalf("no budget, no breaker: %v", m)
 	}
-	br := runOne(t, labChain(func(l *Layer) {
-		l.Breaker = Breaker{Kind: "consecutive", Threshold: 5, Open: Duration(30 * time.Second), Probes: 1}
-	}), 1)
-	if br.Calls >= 100 || br.Failed != 10 || br.RefusedBreaker == 0 {
-		t.Errorf("breaker at every hop: %v, %v failed at once by a breaker", br, br.RefusedBreaker)
+	budget := Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "layer", Deposit: "request"}
+	for _, c := range []struct {
+		placement                  string
+		budget                     bool
+		calls, byBreaker, byBudget float64
+	}{
+		// Outside: each of the three hops above has both retries of its
+		// ten calls failed at once by the open breaker below (60). With
+		// the budgets only their first retries get that far (30): every
+		// hop's bucket, the last hop's included, pays for ten retries and
+		// refuses the second ones (40).
+		{"outside_retry", false, 30, 60, 0},
+		{"outside_retry", true, 20, 30, 40},
+		// Inside: each hop's two retries of ten calls fail at once.
+		{"inside_retry", false, 10, 40, 0},
+		{"inside_retry", true, 10, 40, 0},
+	} {
+		sc := labChain(func(l *Layer) {
+			l.Breaker = Breaker{Kind: "consecutive", Threshold: 5, Open: Duration(30 * time.Second), Probes: 1, Placement: c.placement}
+		})
+		if c.budget {
+			sc.Budget = budget
+		}
+		m := runOne(t, sc, 1)
+		if m.Calls != c.calls || m.RefusedBreaker != c.byBreaker || m.RefusedBudget != c.byBudget || m.Failed != 10 {
+			t.Errorf("breaker %s, budget %v: %v calls, %v refused by breakers, %v by budgets, %v failed; want %v, %v, %v, 10",
+				c.placement, c.budget, m.Calls, m.RefusedBreaker, m.RefusedBudget, m.Failed, c.calls, c.byBreaker, c.byBudget)
+		}
 	}
-	t.Log(fmt.Sprintf("breaker at every hop: %v calls at the origin", br.Calls))
 }
 
 // TestRetryAtOneLayer: three layers of three attempts over a dependency
@@ -170,7 +205,7 @@ func TestLoadShapes(t *testing.T) {
 	if m := runOne(t, sc, 1); m.Requests < 6200 || m.Requests > 6800 {
 		t.Errorf("Poisson ramp: %v requests, want about 6,500", m.Requests)
 	}
-	b := oneHop(1, false, func(d *Dependency) {})
+	b := oneHop(1, "", func(d *Dependency) {})
 	if m := runOne(t, b, 1); m.Requests != 50 || m.Successful != 50 {
 		t.Errorf("burst of 50: %v", m)
 	}

@@ -136,6 +136,7 @@ type BreakerPlan struct {
 	SliceTicks int64 // a tenth of the ratio rule's window
 	OpenTicks  int64
 	Probes     int64
+	PerCall    bool // outside_retry: asked once per call, told one outcome per call
 }
 
 // BreakerKind is a breaker's trip rule.
@@ -210,6 +211,7 @@ type BudgetPlan struct {
 	Kind        string // a registered budget kind; "none" for no budget
 	Scope       BudgetScope
 	Granted     bool // ratio: a retry counts when it is granted, not when it starts
+	PerRequest  bool // token_bucket: each call deposits (deposit = "request"), not each success
 	TTLTicks    int64
 	WindowTicks int64
 	Budget      // the keys as written

@@ -135,7 +135,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		}
 	}
 
-	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Budget: s.Budget, Granted: s.Budget.Count == "granted",
+	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Budget: s.Budget, Granted: s.Budget.Count == "granted", PerRequest: s.Budget.Deposit == "request",
 		TTLTicks: max(1, p.ticksOf(s.Budget.TTL)), WindowTicks: max(1, p.ticksOf(s.Budget.Window))}
 	switch s.Budget.Scope {
 	case "layer":
@@ -163,7 +163,7 @@ func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedg
 	if br.Kind == "consecutive" || br.Kind == "ratio" {
 		l.Breaker = BreakerPlan{Kind: BreakerConsecutive, Threshold: int64(br.Threshold), Ratio: br.Ratio,
 			MinCalls: int64(br.MinCalls), SliceTicks: max(1, p.ticksOf(br.Window)/10),
-			OpenTicks: max(1, p.ticksOf(br.Open)), Probes: int64(br.Probes)}
+			OpenTicks: max(1, p.ticksOf(br.Open)), Probes: int64(br.Probes), PerCall: br.Placement == "outside_retry"}
 		if br.Kind == "ratio" {
 			l.Breaker.Kind = BreakerRatio
 		}

@@ -74,6 +74,7 @@ type Breaker struct {
 	Window    Duration `toml:"window" doc:"ratio: the span calls are counted over"`
 	Open      Duration `toml:"open" doc:"how long it stays open, failing calls at once, before it lets probes through"`
 	Probes    int      `toml:"probes" doc:"half-open: calls let through to test the dependency; a success closes it, a failure opens it again"`
+	Placement string   `toml:"placement" doc:"where it sits against the layer's retries: inside_retry (it guards each try and counts each try's outcome: failsafe-go's With(retryPolicy, circuitBreaker), Resilience4j's Retry around a CircuitBreaker) or outside_retry (it is asked once per call, before the first try, and counts the call's final outcome once, so retries neither pass it again nor add to its failures: failsafe-go's With(circuitBreaker, retryPolicy), Resilience4j's CircuitBreaker around a Retry, the lab client of \"Retries can make an outage worse: designing a retry budget\")"`
 }
 
 // Point is a point of a load shape.
@@ -95,8 +96,9 @@ type Backoff struct {
 
 // Budget limits retries as a share of traffic rather than per request.
 type Budget struct {
-	Kind                string   `toml:"kind" doc:"none, per_tick (retries per tick ≤ round(ratio × arrivals that tick)), ratio (retries so far ≤ ratio × first tries so far), token_bucket (the FIG. 1 bucket: a success adds ratio, a retry costs 1, none below 1), grpc (gRPC retry throttling), finagle (Finagle's RetryBudget), envoy (Envoy's retry budget), aws (the AWS SDK standard retry quota) or adaptive (SRE client-side adaptive throttling of every try)"`
-	Ratio               float64  `toml:"ratio" doc:"per_tick, ratio: retries allowed per request; token_bucket: tokens a success deposits"`
+	Kind                string   `toml:"kind" doc:"none, per_tick (retries per tick ≤ round(ratio × arrivals that tick)), ratio (retries so far ≤ ratio × first tries so far), token_bucket (a bucket that starts full: a deposit adds ratio, a retry costs 1, none below 1; deposit says what deposits), grpc (gRPC retry throttling), finagle (Finagle's RetryBudget), envoy (Envoy's retry budget), aws (the AWS SDK standard retry quota) or adaptive (SRE client-side adaptive throttling of every try)"`
+	Ratio               float64  `toml:"ratio" doc:"per_tick, ratio: retries allowed per request; token_bucket: tokens a deposit adds"`
+	Deposit             string   `toml:"deposit" doc:"token_bucket: what earns ratio tokens, success (each success, the FIG. 1 bucket) or request (each call it covers earns once, as its first try is sent, whatever the call's outcome — the user's requests for a chain or client budget, the layer's calls for a layer's — as the per-origin budget of \"Retries can make an outage worse: designing a retry budget\" earns per logical call)"`
 	Count               string   `toml:"count" doc:"ratio: when a retry counts, sent (when it starts) or granted (when it is allowed, as the deadlines article's asyncio call() counts)"`
 	MaxTokens           float64  `toml:"max_tokens" doc:"token_bucket, grpc: bucket size; it starts full"`
 	TokenRatio          float64  `toml:"token_ratio" doc:"grpc: tokens a successful call adds (a failed try takes 1; retries pass only while tokens > max_tokens / 2)"`
@@ -184,7 +186,7 @@ func Default() Scenario {
 		Arrivals: "constant",
 		RetryAt:  "every",
 		Layer:    []Layer{DefaultLayer()},
-		Budget: Budget{Kind: "none", Scope: "chain", Count: "sent", TokenRatio: 0.1, TTL: Duration(10 * time.Second),
+		Budget: Budget{Kind: "none", Scope: "chain", Count: "sent", Deposit: "success", TokenRatio: 0.1, TTL: Duration(10 * time.Second),
 			MinRetriesPerSec: 10, PercentCanRetry: 0.2, BudgetPercent: 20, MinRetryConcurrency: 3,
 			Quota: 500, RetryCost: 5, TimeoutCost: 10, NoRetryIncrement: 1, K: 2, Window: Duration(2 * time.Minute)},
 		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}},
@@ -197,7 +199,7 @@ func Default() Scenario {
 // DefaultLayer is what a [[scenario.layer]] entry holds before its keys apply.
 func DefaultLayer() Layer {
 	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"},
-		Breaker: Breaker{Kind: "none", Threshold: 5, Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second), Open: Duration(30 * time.Second), Probes: 1},
+		Breaker: Breaker{Kind: "none", Threshold: 5, Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second), Open: Duration(30 * time.Second), Probes: 1, Placement: "inside_retry"},
 		Hedge:   Hedge{MaxShare: 0.02}}
 }
 
@@ -467,6 +469,9 @@ func (b Breaker) validate(p string) *FieldError {
 	if e := oneOf(p+"kind", b.Kind, "", "none", "consecutive", "ratio"); e != nil {
 		return e
 	}
+	if e := oneOf(p+"placement", b.Placement, "inside_retry", "outside_retry"); e != nil && b.Placement != "" { // "" is inside_retry
+		return e
+	}
 	if b.Kind == "none" || b.Kind == "" {
 		return nil
 	}
@@ -488,6 +493,9 @@ func (b Breaker) validate(p string) *FieldError {
 }
 
 func (b Budget) validate() *FieldError {
+	if e := oneOf("budget.deposit", b.Deposit, "success", "request"); e != nil && b.Deposit != "" { // "" is success
+		return e
+	}
 	nonNeg := func(path string, x float64) *FieldError {
 		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 			return bad("budget."+path, "must be a finite number ≥ 0, got %v", x)

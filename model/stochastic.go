@@ -435,18 +435,23 @@ func (s *stoch) startEvent(ev *event) {
 }
 
 // start sends n instances of a layer's try: no try without time left
-// before the request's deadline, none through an open breaker, none the
-// budget turns away; then the counts, the try's deadline, and the calls
-// passed down (to the layer below, or to the dependency from the bottom),
-// after the network delay. f says what kind of try it is; a try after the
-// first is a retry whatever f says.
+// before the request's deadline, none through an open breaker (a breaker
+// outside the retry is asked by a call's first try only), none the budget
+// turns away; then the counts, the try's deadline, and the calls passed
+// down (to the layer below, or to the dependency from the bottom), after
+// the network delay. f says what kind of try it is; a try after the first
+// is a retry whatever f says.
 func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, n int64) {
 	if dl <= s.now {
 		s.refuse(byDeadline, n)
-		s.failUp(parent, layer, client, n, answerFail)
+		if attempt > 1 { // a retry: its call is past the breaker
+			s.failCall(parent, layer, client, n, answerFail)
+		} else {
+			s.failUp(parent, layer, client, n, answerFail)
+		}
 		return
 	}
-	if s.breakers != nil {
+	if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
 		if n = s.throughBreaker(parent, layer, client, n); n == 0 {
 			return
 		}
@@ -455,7 +460,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		ok := s.budgets.send(layer, client, attempt > 1, n)
 		if refused := n - ok; refused > 0 {
 			s.refuse(byBudget, refused)
-			s.failUp(parent, layer, client, refused, answerFail)
+			s.failCall(parent, layer, client, refused, answerFail)
 		}
 		if n = ok; n == 0 {
 			return
@@ -669,9 +674,26 @@ func (s *stoch) breakerOf(layer int8, client int32) *breaker {
 }
 
 // count records k of g's tries that ended, ok or failed, with their
-// layer's breaker.
+// layer's breaker when it sits inside the retry (it counts every try).
 func (s *stoch) count(g *group, k int64, ok bool) {
-	if b := s.breakerOf(g.layer, g.client); b != nil {
+	if !s.p.Chain[g.layer].Breaker.PerCall {
+		s.tell(g.layer, g.client, k, ok)
+	}
+}
+
+// callOver records k calls of a layer for a client that ended, succeeded
+// (ok) or failed for good, with the layer's breaker when it sits outside
+// the retry: one outcome per call, whatever its tries were.
+func (s *stoch) callOver(layer int8, client int32, k int64, ok bool) {
+	if s.p.Chain[layer].Breaker.PerCall {
+		s.tell(layer, client, k, ok)
+	}
+}
+
+// tell gives a layer's breaker for a client k outcomes, successes (ok) or
+// failures.
+func (s *stoch) tell(layer int8, client int32, k int64, ok bool) {
+	if b := s.breakerOf(layer, client); b != nil {
 		if ok {
 			b.record(s.now, k, 0)
 		} else {
@@ -747,9 +769,12 @@ func (s *stoch) settle(g *group, k int64, out outcome) {
 	s.succeed(g, k)
 }
 
-// succeed passes k successes of g's layer up.
+// succeed passes k successes of g's layer up: their calls succeeded.
 func (s *stoch) succeed(g *group, k int64) {
 	s.budgets.succeed(g.layer, g.client, k, g.sentAsRetry(), g.afterTimeout)
+	if s.breakers != nil {
+		s.callOver(g.layer, g.client, k, true)
+	}
 	if g.parent == nil {
 		s.c.ok += k
 		s.tk.ok += k
@@ -759,9 +784,19 @@ func (s *stoch) succeed(g *group, k int64) {
 	s.reply(g.parent, k, answerOK, 0)
 }
 
+// failCall reports that k calls of a layer that passed its breaker failed
+// for good: a breaker outside the retry counts each once, and their caller
+// (parent), or the user, sees the failure.
+func (s *stoch) failCall(parent *group, layer int8, client int32, k int64, out outcome) {
+	if s.breakers != nil {
+		s.callOver(layer, client, k, false)
+	}
+	s.failUp(parent, layer, client, k, out)
+}
+
 // failUp reports that k instances of a layer failed for good to their
 // caller (parent), or to the user; an answer no caller retries stays one
-// on its way up.
+// on its way up. failCall is the way for calls a breaker let through.
 func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out outcome) {
 	if parent == nil {
 		s.c.failed += k
@@ -782,17 +817,17 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		if !last {
 			s.refuse(why, k)
 		}
-		s.failUp(g.parent, g.layer, g.client, k, out)
+		s.failCall(g.parent, g.layer, g.client, k, out)
 		return
 	}
 	allowed := s.budgets.fail(g.layer, g.client, k, timeout, last)
 	if last {
-		s.failUp(g.parent, g.layer, g.client, k, answerFail)
+		s.failCall(g.parent, g.layer, g.client, k, answerFail)
 		return
 	}
 	if refused := k - allowed; refused > 0 {
 		s.refuse(byBudget, refused)
-		s.failUp(g.parent, g.layer, g.client, refused, answerFail)
+		s.failCall(g.parent, g.layer, g.client, refused, answerFail)
 	}
 	if allowed == 0 {
 		return

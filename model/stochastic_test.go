@@ -240,17 +240,24 @@ func TestStochasticRecycling(t *testing.T) {
 		cases = append(cases, server60(policy, 3*time.Second))
 	}
 	for i, sc := range cases {
-		p, err := sc.Resolve()
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		seed := uint64(i + 1)
-		want, _, _ := runStochastic(p, seed, true, nil)
-		p.poison = true
-		got, _, _ := runStochastic(p, seed, true, nil)
-		if a, b := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); a != b {
-			t.Fatalf("case %d: poisoned groups changed the results\n%s\n%s", i, a, b)
-		}
+		checkRecycling(t, i, sc, uint64(i+1))
+	}
+}
+
+// checkRecycling runs case i, sc, with seed, normally and with recycled
+// groups kept poisoned, and fails the test unless the results are the same
+// (a use of a group after the engine let go of it panics).
+func checkRecycling(t *testing.T, i int, sc Scenario, seed uint64) {
+	t.Helper()
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatalf("case %d: %v", i, err)
+	}
+	want, _, _ := runStochastic(p, seed, true, nil)
+	p.poison = true
+	got, _, _ := runStochastic(p, seed, true, nil)
+	if a, b := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); a != b {
+		t.Fatalf("case %d: poisoned groups changed the results\n%s\n%s", i, a, b)
 	}
 }
 

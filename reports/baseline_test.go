@@ -232,9 +232,10 @@ func (c *csvTable) find(cols map[string]string) (csvRow, bool) {
 }
 
 // TestChainBreakerBaseline: the committed chain-breaker results hold the
-// lab chain's 810 calls without budget or breaker; the model's breaker
-// rows (10, where the lab printed 30 and 20); and the lab's 30 and 20 when
-// the last hop's retries are not stopped by its breaker.
+// lab chain's three rows of "Retries can make an outage worse: designing a
+// retry budget" — 810 calls without budget or breaker, 30 with a breaker at
+// every hop and 20 with a budget too, the breakers outside the retry as in
+// the lab's client — and 10 with the breakers inside the retry.
 func TestChainBreakerBaseline(t *testing.T) {
 	rows := readCSV(t, "chain-breaker/results.csv")
 	for _, w := range []struct {
@@ -242,10 +243,10 @@ func TestChainBreakerBaseline(t *testing.T) {
 		calls  float64
 	}{
 		{"no budget, no breaker", 810},
-		{"breaker at every hop", 10},
-		{"budget + breaker at every hop", 10},
-		{"breaker on the three upper hops", 30},
-		{"budget + breaker on the three upper hops", 20},
+		{"breaker per call at every hop", 30},
+		{"budget + breaker per call at every hop", 20},
+		{"breaker per try at every hop", 10},
+		{"budget + breaker per try at every hop", 10},
 	} {
 		r, ok := rows.find(map[string]string{"configuration": w.config})
 		if !ok {
