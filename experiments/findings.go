@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,6 +29,20 @@ import (
 func (e *Experiment) readFindings(v any, tree map[string]any) (err error) {
 	e.Findings, err = e.readTemplates("findings", v, tree)
 	return err
+}
+
+// missingCell is the error of a reference to a cell the grid lacks.
+type missingCell struct{ msg string }
+
+func (m *missingCell) Error() string { return m.msg }
+
+// overridden reports whether err is a reference to a cell the grid lacks
+// in a run whose -set overrides changed the file: the author's finding
+// fits the file's grid, not the run's, so it is left out rather than
+// refused. Without overrides such a reference is the file's mistake.
+func (e *Experiment) overridden(err error) bool {
+	var m *missingCell
+	return len(e.Overrides) > 0 && errors.As(err, &m)
 }
 
 // findingTable is a finding written as a table.
@@ -64,15 +79,28 @@ func (e *Experiment) readTemplates(key string, v any, tree map[string]any) ([]sp
 			tk = k + ".text"
 		}
 		f, err := e.parseFinding(ft.Text, tree)
+		if e.overridden(err) {
+			e.Omitted = append(e.Omitted, fmt.Sprintf("%s is left out: it cites a cell the overrides removed (%v)", k, err))
+			continue
+		}
 		if err != nil {
 			return nil, e.errorf(tk, "%v", err)
 		}
+		unchecked := ""
 		for j, h := range ft.Holds {
 			c, err := e.parseClaim(h)
-			if err != nil {
+			if e.overridden(err) && unchecked == "" {
+				unchecked = fmt.Sprintf("%s is left out: its claim %s.holds.%d cites a cell the overrides removed, so it cannot be checked (%v)", k, k, j, err)
+				continue
+			}
+			if err != nil && !e.overridden(err) {
 				return nil, e.errorf(fmt.Sprintf("%s.holds.%d", k, j), "%v", err)
 			}
 			f.Claims = append(f.Claims, c)
+		}
+		if unchecked != "" {
+			e.Omitted = append(e.Omitted, unchecked)
+			continue
 		}
 		out = append(out, f)
 	}
@@ -191,7 +219,7 @@ func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 	}
 	i, ok := e.Grid.Find(want)
 	if !ok {
-		return part, fmt.Errorf("{%s}: no cell has the values %s", s, strings.Join(want, "; "))
+		return part, &missingCell{fmt.Sprintf("{%s}: no cell has the values %s", s, strings.Join(want, "; "))}
 	}
 	part.Cell = i
 	return part, nil

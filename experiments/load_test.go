@@ -164,6 +164,8 @@ func TestBadInput(t *testing.T) {
 		{"set bad", "", []string{"scenario.load=-3"}, []string{"-set scenario.load", "finite number ≥ 0 and at most 1e9"}},
 		{"set malformed", "", []string{"load"}, []string{"PATH=VALUE"}},
 		{"set unknown key", "", []string{"laod=3"}, []string{"-set scenario.laod", "unknown key (did you mean \"load\"?)"}},
+		{"set with a line break", "", []string{"load=80\nseed=9"}, []string{"x.toml: -set: \"load=80\\nseed=9\" holds a line break", "one PATH=VALUE on one line", "its own -set"}},
+		{"set with a carriage return", "", []string{"grid.blip=5s\r"}, []string{"-set: \"grid.blip=5s\\r\" holds a line break"}},
 		{"top key near", "senario.load = 1\n", nil, []string{"x.toml:1:1: senario: unknown key (did you mean \"scenario\"?)"}},
 		{"figure key near", "[[figure]]\nkind = \"series\"\nrule_of_thum = true\n", nil, []string{"x.toml:3:1: figure.0.rule_of_thum: unknown key (did you mean \"rule_of_thumb\"?)"}},
 		{"tolerance key near", "[tolerance]\nrecovery_s = { ab = 1 }\n", nil, []string{"tolerance.recovery_s.ab: unknown key (did you mean \"abs\"?)"}},
@@ -171,6 +173,8 @@ func TestBadInput(t *testing.T) {
 		{"axis key near", "[grid]\nlaod = [1, 2]\n", nil, []string{"x.toml:2:1: grid.laod", "(did you mean \"load\"?)"}},
 		{"nothing near", "[scenario]\nzzzzzz = 1\n", nil, []string{"scenario.zzzzzz: unknown key; [scenario] accepts"}},
 		{"name testdata", "name = \"testdata\"\n", nil, []string{"x.toml:1:1: name: \"testdata\" cannot name an experiment's folder", "not \"testdata\""}},
+		{"name of the index", "name = \"README.md\"\n", nil, []string{"x.toml:1:1: name: \"README.md\" cannot name an experiment's folder", "not \"testdata\" or \"README.md\""}},
+		{"name of the index in another case", "name = \"readme.MD\"\n", nil, []string{"x.toml:1:1: name: \"readme.MD\" cannot name"}},
 		{"name hidden", "name = \".git\"\n", nil, []string{"x.toml:1:1: name: \".git\" cannot name", "a letter or digit"}},
 		{"name with a separator", "name = \"a/b\"\n", nil, []string{"x.toml:1:1: name: \"a/b\" cannot name"}},
 	} {

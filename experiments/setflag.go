@@ -21,6 +21,11 @@ import (
 // one past the end adds an entry, and an entry may be given whole as a table
 // (-set 'layer.1={ attempts = 3 }').
 func (e *Experiment) applySet(tree map[string]any, flag string) error {
+	if strings.ContainsAny(flag, "\n\r") {
+		// TOML would read the lines after the first as keys of their own,
+		// which the flag would then drop.
+		return &Error{File: e.File, Key: "-set", Msg: fmt.Sprintf("%q holds a line break; a -set flag is one PATH=VALUE on one line: give each key its own -set (-set scenario.load=80 -set seed=9)", flag)}
+	}
 	path, raw, ok := strings.Cut(flag, "=")
 	path = strings.TrimSpace(path)
 	if !ok || path == "" {

@@ -41,7 +41,7 @@ func (g *guard) ok(live int64, now float64) bool {
 	g.peak = max(g.peak, live)
 	if g.max > 0 && live > g.max && !g.stop {
 		g.stop = true
-		g.abort = fmt.Sprintf("stopped at %.1f s of simulated time: its state reached %s, over the cap of %s per cell (-max-memory)",
+		g.abort = fmt.Sprintf("stopped at %.1f s of simulated time: its state reached %s, over the %s of state a cell may hold (its share of -max-memory)",
 			now, Bytes(live), Bytes(g.max))
 	}
 	if !g.stop && g.done != nil {

@@ -61,7 +61,7 @@ func TestMemoryCap(t *testing.T) {
 	const cap = 16 << 20
 	g := newGuard(context.Background(), cap)
 	runStochastic(p, 1, false, g)
-	if !strings.Contains(g.abort, "over the cap of 16 MB") || g.peak > cap+cap/2 {
+	if !strings.Contains(g.abort, "over the 16 MB of state a cell may hold") || g.peak > cap+cap/2 {
 		t.Fatalf("abort %q at a peak of %s", g.abort, Bytes(g.peak))
 	}
 	r, err := RunPlan(context.Background(), p, 1, Options{MaxMemory: cap})

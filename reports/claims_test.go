@@ -93,6 +93,15 @@ blip = ["10s"]
 			t.Errorf("%q: %v, want an error at findings.2.holds.0 saying %q", c.holds, err, c.msg)
 		}
 	}
+	// A run whose overrides remove a cell a finding or a claim cites leaves
+	// it out and says so; the file alone must cite cells it has.
+	e, err = experiments.Parse("claims.toml", []byte(src), []string{"grid.blip=20s"})
+	if err != nil || len(e.Findings) != 1 || len(e.Omitted) != 2 || !strings.Contains(e.Omitted[0], "findings.0 is left out") || !strings.Contains(e.Omitted[1], "findings.1 is left out: its claim findings.1.holds.0 cites") {
+		t.Errorf("-set grid.blip=20s: %v, %d findings, omitted %q", err, len(e.Findings), e.Omitted)
+	}
+	if _, err := experiments.Parse("claims.toml", []byte(strings.Replace(src, "{verdict[27 attempts; 10s]}", "{verdict[27 attempts; 20s]}", 1)), nil); err == nil || !strings.Contains(err.Error(), "no cell has the values 27 attempts; 20s") {
+		t.Errorf("a cell the file lacks: %v", err)
+	}
 	if _, err := experiments.Parse("claims.toml", []byte(strings.Replace(src, "{@scenario.duration}", "{@scenario.nothing}", 1)), nil); err == nil || !strings.Contains(err.Error(), `no value at "scenario.nothing"`) {
 		t.Errorf("a key the file lacks: %v", err)
 	}

@@ -131,6 +131,9 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 			notes = append(notes, fmt.Sprintf("- %s: %s", cells[i].Label(), w))
 		}
 	}
+	for _, o := range r.Omitted {
+		notes = append(notes, "- "+o)
+	}
 	if len(notes) > 0 {
 		b.WriteString("\n## Notes\n\n" + strings.Join(notes, "\n") + "\n")
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,8 +66,11 @@ const runUsage = `Usage: stormlab run [-out DIR] [-j N] [-figures=false] [-refin
 
 Runs every cell of each experiment and writes DIR/<name>/: results.csv,
 series.csv, report.md and the figures (PNG and SVG), then DIR/README.md.
-DIR is reports, or out when -set changes the files; stormlab replaces only
-folders it wrote (they hold a .stormlab file).
+DIR is reports, or out for a run that does not regenerate a report whole
+(-set, -shard, -figures=false, -refine, or cells stopped at the memory
+cap), which says so on stderr. stormlab replaces only folders it wrote
+(they hold a .stormlab file) and an index it wrote (its first line is
+stormlab's marker).
 
 With -shard K/N it runs only shard K (from 0) of N of each experiment's
 cells, split by estimated cost, and writes DIR/<name>.shard-K-of-N/ (DIR
@@ -114,13 +117,13 @@ type runFlags struct {
 func newRunFlags(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := newFlagSet(stderr, "run", runUsage)
 	f := &runFlags{
-		out:     fs.String("out", outDefault, "write reports under `DIR` ("+scratchOut+" when -set or -shard is given and -out is not)"),
+		out:     fs.String("out", outDefault, "write reports under `DIR` (without it, "+scratchOut+" for a run that does not regenerate a report whole: -set, -shard, -figures=false, -refine, or cells stopped at the memory cap)"),
 		workers: fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once (results never depend on it)"),
 		figures: fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md, fastest)"),
 		refine:  fs.Bool("refine", false, "run every cell again at half its tick and report the verdicts that change"),
 		shard:   fs.String("shard", "", "run only shard `K/N` (K from 0) of the cells and write a shard folder for stormlab merge; auto: K and N from a Kubernetes Indexed Job or a Slurm job array"),
 	}
-	fs.Var(&f.mem, "max-memory", "cap each cell's live state at `SIZE` (e.g. 500MB; 0 = no cap); default half the machine's memory divided by -j")
+	fs.Var(&f.mem, "max-memory", memoryUsage)
 	fs.Var(&f.sets, "set", "override a key of the files: `PATH=VALUE` (repeatable), e.g. scenario.load=80, grid.blip=5s")
 	return fs, f
 }
@@ -133,6 +136,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	if *f.workers < 1 {
 		return &usageError{"-j must be at least 1"}
+	}
+	if *f.out == "" {
+		return &usageError{"-out: give a folder (it is empty); without -out a run writes under " + outDefault}
 	}
 	var shard *sweep.Shard
 	if given(fs, "shard") {
@@ -147,9 +153,6 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	} else {
 		noteEngine(stderr, os.Getenv)
 	}
-	if (len(f.sets) > 0 || shard != nil) && !given(fs, "out") {
-		*f.out = scratchOut // a trial never replaces a committed report
-	}
 	exps, err := loadAll(files, f.sets)
 	if err != nil {
 		return err
@@ -163,46 +166,64 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			}
 		}
 	}
-	pool := poolOptions(&f.mem, *f.workers)
+	to := chooseOut(stderr, fs, f.out, scratchReason(fs, f))
+	mem := memoryBudget{total: f.mem.total(), workers: *f.workers}
 	if shard != nil {
-		return runShard(ctx, stdout, stderr, fs, f, *shard, exps, refined, pool)
+		return runShard(ctx, stdout, stderr, fs, f, *shard, exps, refined, mem)
 	}
 	names := make([]string, len(exps))
 	for i, e := range exps {
 		names[i] = e.Name
 	}
-	out := *f.out
-	if err := reports.CheckOut(out, names); err != nil {
+	if err := to.check(names); err != nil {
 		return err
 	}
-	aborted, written := 0, 0
+	defer limitMemory(mem.total)()
+	aborted := 0
+	var written []string // the folders written into, for their indexes
+	index := func() error {
+		for _, dir := range written {
+			if err := reports.WriteIndex(dir); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for i, e := range exps {
 		start := time.Now()
-		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), pool)
+		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), mem)
 		var half []model.Result
 		if err == nil && *f.refine {
-			half, err = simulate(ctx, stderr, e.Name+" at half the tick", refined[i], pool)
+			half, err = simulate(ctx, stderr, e.Name+" at half the tick", refined[i], mem)
 		}
 		var tip *tipping.Outcome
 		if err == nil {
-			tip, err = searchTipping(ctx, stderr, e, pool)
+			tip, err = searchTipping(ctx, stderr, e, mem.pool(*f.workers))
 		}
 		if err != nil {
-			if written > 0 && ctx.Err() != nil {
-				reports.WriteIndex(out) // the experiments finished so far
+			if ctx.Err() != nil {
+				index() // the experiments finished so far
 			}
 			return err
 		}
-		if err := writeReport(stderr, out, e, results, half, tip, *f.figures); err != nil {
+		warn(stderr, e.Name, e.Grid.Cells(), results)
+		warnClaims(stderr, e, results)
+		n := reports.CountAborted(results) + reports.CountAborted(half) + abortedSearches(tip)
+		dir := to.forExperiment(stderr, e.Name, n)
+		if err := writeReport(dir, e, results, half, tip, *f.figures); err != nil {
 			return err
 		}
-		written++
-		n := reports.CountAborted(results) + reports.CountAborted(half)
+		if !slices.Contains(written, dir) {
+			written = append(written, dir)
+		}
+		if n > 0 {
+			fmt.Fprintf(stderr, "stormlab: %s: %s\n", e.Name, mem.text(len(e.Grid.Cells())))
+		}
 		aborted += n
 		fmt.Fprintf(stdout, "%s: %d cells%s in %.2fs%s%s → %s\n", e.Name, len(results), searchedText(tip), time.Since(start).Seconds(),
-			flips(results, half), abortedText(n), filepath.Join(out, e.Name))
+			flips(results, half), abortedText(n), filepath.Join(dir, e.Name))
 	}
-	if err := reports.WriteIndex(out); err != nil {
+	if err := index(); err != nil {
 		return err
 	}
 	if aborted > 0 {
@@ -319,7 +340,7 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	base := fs.String("baseline", outDefault, "compare with the baselines under `DIR`")
 	workers := fs.Int("j", runtime.NumCPU(), "simulate up to `N` cells at once")
 	var mem memoryFlag
-	fs.Var(&mem, "max-memory", "cap each cell's live state at `SIZE` (e.g. 500MB; 0 = no cap); default half the machine's memory divided by -j")
+	fs.Var(&mem, "max-memory", memoryUsage)
 	files, err := parse(fs, args, false)
 	if err != nil {
 		return err
@@ -334,7 +355,8 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return err
 	}
-	pool := poolOptions(&mem, max(1, *workers))
+	budget := memoryBudget{total: mem.total(), workers: max(1, *workers)}
+	defer limitMemory(budget.total)()
 	var devs []reports.Deviation
 	missing, aborted := 0, 0
 	for _, e := range exps {
@@ -344,7 +366,7 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 				e.Name, filepath.Join(*base, e.Name), createCommand(*base, e.File), filepath.Join(*base, e.Name))
 			continue
 		}
-		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), pool)
+		results, err := simulate(ctx, stderr, e.Name, e.Grid.Cells(), budget)
 		if err != nil {
 			return err
 		}
@@ -352,7 +374,7 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if err != nil {
 			return err
 		}
-		tip, err := searchTipping(ctx, stderr, e, pool)
+		tip, err := searchTipping(ctx, stderr, e, budget.pool(budget.workers))
 		if err != nil {
 			return err
 		}
@@ -362,7 +384,10 @@ func cmdCheck(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		}
 		d = append(d, dt...)
 		devs = append(devs, d...)
-		n := reports.CountAborted(results)
+		n := reports.CountAborted(results) + abortedSearches(tip)
+		if n > 0 {
+			fmt.Fprintf(stderr, "stormlab: %s: %s\n", e.Name, budget.text(len(e.Grid.Cells())))
+		}
 		aborted += n
 		status := "ok"
 		if len(d) > 0 {
@@ -422,9 +447,10 @@ func cmdValidate(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	capacity := (&memoryFlag{}).perCell(runtime.NumCPU())
+	budget := memoryBudget{total: defaultMemory(), workers: runtime.NumCPU()}
 	for _, e := range exps {
 		cells := e.Grid.Cells()
+		capacity := budget.pool(len(cells)).MaxMemory
 		var ticks, worst int64
 		worstCell := ""
 		var warnings []string
@@ -446,8 +472,8 @@ func cmdValidate(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stdout, "%s: ok, %d cells, %s ticks to simulate, the worst cell's live state up to %s (%s)\n",
 			e.File, len(cells), plots.Number(float64(ticks)), model.Bytes(worst), worstCell)
 		if worst > capacity {
-			fmt.Fprintf(stdout, "  memory: more than the default cap of %s per cell at -j %d: such cells may be stopped; pass -max-memory or a smaller -j to run them\n",
-				model.Bytes(capacity), runtime.NumCPU())
+			fmt.Fprintf(stdout, "  memory: more than the %s of state a cell may hold under the default -max-memory (%s) at -j %d: such cells may be stopped; pass a larger -max-memory or a smaller -j to run them\n",
+				model.Bytes(capacity), model.Bytes(budget.total), runtime.NumCPU())
 		}
 		for _, w := range warnings {
 			fmt.Fprintf(stdout, "  tick: %s (%d of %d cells)\n", w, seen[w], len(cells))
@@ -486,22 +512,11 @@ func loadAll(files []string, sets []string) ([]*experiments.Experiment, error) {
 	return exps, nil
 }
 
-// poolOptions are the worker pool's options for a run on workers
-// goroutines: the memory cap per cell, which the heap limit follows.
-func poolOptions(mem *memoryFlag, workers int) sweep.Options {
-	perCell := mem.perCell(workers)
-	if perCell > 0 {
-		// The cap bounds the state the cells hold; the soft limit makes the
-		// collector keep the heap near it, rather than let it grow with
-		// GOGC past the machine's memory.
-		debug.SetMemoryLimit(perCell*int64(workers)*3/2 + 256<<20)
-	}
-	return sweep.Options{Workers: workers, MaxMemory: perCell}
-}
-
-// simulate runs cells with a progress bar named name on stderr.
-func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.Cell, opt sweep.Options) ([]model.Result, error) {
+// simulate runs cells with a progress bar named name on stderr, sharing
+// the memory budget among the cells that run at once.
+func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.Cell, mem memoryBudget) ([]model.Result, error) {
 	p := startProgress(stderr, name, len(cells))
+	opt := mem.pool(len(cells))
 	opt.Done = p.done
 	results, err := sweep.Run(ctx, cells, opt)
 	p.stop()
@@ -511,14 +526,9 @@ func simulate(ctx context.Context, stderr io.Writer, name string, cells []sweep.
 	return results, err
 }
 
-// writeReport prints the warnings of an experiment's results and writes
-// its folder under out; half holds the results at half the tick with
-// -refine.
-func writeReport(stderr io.Writer, out string, e *experiments.Experiment, results, half []model.Result, tip *tipping.Outcome, figures bool) error {
-	warn(stderr, e.Name, e.Grid.Cells(), results)
-	for _, f := range reports.FailedClaims(&e.Report, e.Grid, results) {
-		fmt.Fprintf(stderr, "stormlab: warning: %s: %s\n", e.Name, f)
-	}
+// writeReport writes an experiment's folder under out; half holds the
+// results at half the tick with -refine.
+func writeReport(out string, e *experiments.Experiment, results, half []model.Result, tip *tipping.Outcome, figures bool) error {
 	if err := reports.Write(out, &e.Report, e.Grid, results, reports.Options{NoFigures: !figures, Refined: half, Tipping: tip}); err != nil {
 		return fmt.Errorf("%s: %w", e.Name, err)
 	}
@@ -536,6 +546,14 @@ func warn(stderr io.Writer, name string, cells []sweep.Cell, results []model.Res
 		for _, w := range results[i].Warnings {
 			fmt.Fprintf(stderr, "stormlab: warning: %s: cell %s: %s\n", name, cells[i].Label(), w)
 		}
+	}
+}
+
+// warnClaims prints the claims of an experiment's findings that do not
+// hold on its results; report.md says the same beside each sentence.
+func warnClaims(stderr io.Writer, e *experiments.Experiment, results []model.Result) {
+	for _, f := range reports.FailedClaims(&e.Report, e.Grid, results) {
+		fmt.Fprintf(stderr, "stormlab: warning: %s: %s\n", e.Name, f)
 	}
 }
 

@@ -16,14 +16,17 @@ import (
 
 // TestREADMECommands runs every stormlab command line the README shows, in
 // a code block or as inline code, and every example of the commands' usage
-// texts, against the committed experiments: each must exit 0. They run as
-// written, through sh from the repository root, with a stormlab built for
-// the test; a run writes into a temporary folder (its -out, given or
-// added), so nothing under reports/ changes, which the test checks. Merge
-// lines run after the others, over the shards those wrote there (their
-// out/ folders read from the temporary one), and write into a temporary
-// folder too. Lines that only show a synopsis (FILE.toml, SHARD_DIR) are
-// not commands; make lines are the Makefile's.
+// texts, against the committed experiments: each must exit 0 and leave the
+// checkout clean. They run as written, through sh, with a stormlab built
+// for the test, one after another in a copy of the repository's tracked
+// files (git ls-files), as a user would run them in a fresh clone; after
+// each, no tracked file may have changed or gone, and nothing may have
+// been added outside out/ and bin/, which git ignores (what git status
+// shows, and new empty folders too). An -out outside the repository
+// (/tmp/r) is sent to a temporary folder. Merge lines run after the
+// others, over the shards those wrote under out/. Lines that only show a
+// synopsis (FILE.toml, SHARD_DIR) are not commands; make lines are the
+// Makefile's.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every experiment; not with -short")
@@ -47,40 +50,105 @@ func TestREADMECommands(t *testing.T) {
 		}
 	}
 
-	tmp := t.TempDir()
 	bin := buildStormlab(t)
-	before := snapshot(t, filepath.Join(root, "reports"))
-	out := filepath.Join(tmp, "out")
-	outFlag := regexp.MustCompile(` -out \S+`)
-	shardDir := regexp.MustCompile(`(^|\s)out/`)
+	checkout := cloneTracked(t, root)
+	elsewhere := t.TempDir()
+	outside := regexp.MustCompile(` -out /\S+`)
+	before := tree(t, checkout)
 	for _, line := range lines {
-		cmd := line
-		for _, c := range []struct{ prefix, out string }{{"stormlab run ", out}, {"stormlab merge ", filepath.Join(tmp, "merged")}} {
-			if !strings.HasPrefix(line, c.prefix) {
-				continue
-			}
-			if outFlag.MatchString(cmd) {
-				cmd = outFlag.ReplaceAllLiteralString(cmd, " -out "+c.out)
-			} else {
-				cmd = strings.Replace(cmd, c.prefix, c.prefix+"-out "+c.out+" ", 1)
-			}
-		}
-		if merges(line) {
-			cmd = shardDir.ReplaceAllString(cmd, "${1}"+out+"/")
-		}
+		cmd := outside.ReplaceAllLiteralString(line, " -out "+elsewhere)
 		sh := exec.Command("sh", "-c", strings.Replace(cmd, "stormlab", bin, 1))
-		sh.Dir = root
+		sh.Dir = checkout
 		start := time.Now()
 		output, err := sh.CombinedOutput()
 		if err != nil {
 			t.Errorf("%s\n  ran as %s\n  %v\n%s", line, cmd, err, output)
-			continue
+		}
+		if c := changes(before, tree(t, checkout), "out", "bin"); len(c) > 0 {
+			t.Errorf("%s left the checkout unclean: %v", line, c)
+			restore(t, root, checkout, c) // the next command starts clean
 		}
 		t.Logf("%s: %.1fs", line, time.Since(start).Seconds())
 	}
-	if after := snapshot(t, filepath.Join(root, "reports")); !slices.Equal(before, after) {
-		t.Error("the commands changed files under reports/")
+}
+
+// restore undoes the changes (as changes lists them) in checkout, a copy
+// of root: files changed or removed are copied again, files and folders
+// added are removed.
+func restore(t *testing.T, root, checkout string, changed []string) {
+	t.Helper()
+	for _, c := range changed {
+		how, p, _ := strings.Cut(c, " ")
+		dst := filepath.Join(checkout, filepath.FromSlash(p))
+		if how == "added" {
+			os.RemoveAll(dst)
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(dst), 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(dst, data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
+}
+
+// cloneTracked copies the files git tracks in the repository at root (all
+// of them, less .git, bin/ and out/, where git is not at hand) into a new
+// temporary folder, with their modes, and returns it.
+func cloneTracked(t *testing.T, root string) string {
+	t.Helper()
+	var files []string
+	if out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output(); err == nil {
+		for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+			files = append(files, filepath.FromSlash(f))
+		}
+	} else {
+		t.Logf("git ls-files: %v; copying the tree less .git, bin and out", err)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			if d.IsDir() && slices.Contains([]string{".git", "bin", "out"}, rel) {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() {
+				files = append(files, rel)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	dst := t.TempDir()
+	for _, f := range files {
+		src := filepath.Join(root, f)
+		info, err := os.Lstat(src)
+		if err != nil || !info.Mode().IsRegular() {
+			continue // tracked but gone from the working tree, or a link
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dst, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no files to copy")
+	}
+	return dst
 }
 
 // buildStormlab builds the command into a temporary folder and returns the

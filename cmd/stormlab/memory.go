@@ -6,13 +6,20 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+
+	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 )
 
-// memoryFlag is -max-memory: the bytes of live simulation state one cell may
-// hold, written as model.Bytes writes sizes ("500MB", "1.5GB"; 1 MB = 2^20
-// bytes), or 0 for no cap. Unset, the cap is defaultMemory over the workers.
+// memoryFlag is -max-memory: the memory the process may take beyond its
+// baseline (what it holds before the first cell starts: the runtime, the
+// loaded experiments), written as model.Bytes writes sizes ("500MB",
+// "1.5GB"; 1 MB = 2^20 bytes), or 0 for no cap. Unset, it is half the
+// machine's memory.
 type memoryFlag struct {
 	bytes int64
 	text  string // as given
@@ -35,13 +42,92 @@ func (m *memoryFlag) Set(s string) error {
 	return nil
 }
 
-// perCell is the cap for each of workers cells running at once: the flag's
-// value, or by default half the machine's memory shared among the workers.
-func (m *memoryFlag) perCell(workers int) int64 {
+// total is the cap in bytes: the flag's value, or by default half the
+// machine's memory; 0 means none.
+func (m *memoryFlag) total() int64 {
 	if m.set {
 		return m.bytes
 	}
-	return defaultMemory() / int64(max(1, workers))
+	return defaultMemory()
+}
+
+// memoryUsage is the -max-memory flag's help.
+const memoryUsage = "bound the memory the process takes beyond its baseline at `SIZE` (e.g. 500MB; 0 = no cap), shared among the cells running at once; default half the machine's memory"
+
+// heapPerState is the heap a cell takes per byte of the state its engine
+// counts against the cap (groups, scheduled events, queued calls, cohorts,
+// series rows: model's guard): lists that grew by doubling, and buffers the
+// calendar keeps for reuse, hold room beyond what is counted. Collecting
+// at every 5% of growth (GOGC=5), the heap held 1.25 to 1.4 times the
+// count when the cap was reached, on the 3 × 10 storm with and without
+// jitter and on a FIFO chain of three attempts; 1.5 leaves a margin.
+const heapPerState = 1.5
+
+// collectorRoom is the room the collector needs above the live heap, as a
+// share of it. Go collects when the heap has grown by GOGC percent of what
+// was live after the last collection; stormlab sets GOGC=400 for its many
+// small heaps (main), and the memory limit (limitMemory) makes the runtime
+// collect sooner, before the heap passes the cap. The room left under the
+// limit is what the collector then works in: cells that hold at most half
+// the cap leave it as much room as they hold, Go's default (GOGC=100), so
+// it never collects more often than a Go program usually does.
+const collectorRoom = 1.0
+
+// stateShare is the state each of n cells running at once may hold under a
+// cap of total bytes: an equal share of the cap, less the heap's room
+// beyond the count and the collector's room. 0 means no cap.
+func stateShare(total int64, n int) int64 {
+	if total <= 0 {
+		return 0
+	}
+	return max(1, int64(float64(total)/float64(max(1, n))/(heapPerState*(1+collectorRoom))))
+}
+
+// limitMemory sets the Go runtime's soft memory limit to total bytes above
+// what the process holds now, its baseline, and returns a function that
+// puts back the limit it replaced. total 0 sets none.
+func limitMemory(total int64) (restore func()) {
+	if total <= 0 {
+		return func() {}
+	}
+	base := baseline()
+	old := debug.SetMemoryLimit(min(math.MaxInt64-base, total) + base)
+	return func() { debug.SetMemoryLimit(old) }
+}
+
+// baseline is the memory the Go runtime holds now, as its memory limit
+// counts it: everything it has mapped, less the heap it has given back.
+func baseline() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}
+
+// memoryBudget is -max-memory as a run spends it: total bytes (0: no
+// cap) shared among the cells that run at once, at most workers of them.
+type memoryBudget struct {
+	total   int64
+	workers int
+}
+
+// running is how many of a sweep's cells run at once.
+func (b memoryBudget) running(cells int) int { return max(1, min(b.workers, cells)) }
+
+// pool is the worker pool's options for a sweep of cells cells: the
+// workers, and the state each cell may hold.
+func (b memoryBudget) pool(cells int) sweep.Options {
+	return sweep.Options{Workers: b.workers, MaxMemory: stateShare(b.total, b.running(cells))}
+}
+
+// text says how the budget was shared in a sweep of cells cells, for a
+// run in which cells reached their share.
+func (b memoryBudget) text(cells int) string {
+	n := b.running(cells)
+	return fmt.Sprintf("-max-memory %s: each of the %d cell%s running at once may hold %s of simulation state as the engines count it, its share over %g (the heap holds up to %g times that count, and the collector needs room for %g%% more)",
+		model.Bytes(b.total), n, plural(n), model.Bytes(stateShare(b.total, n)), heapPerState*(1+collectorRoom), heapPerState, 100*collectorRoom)
 }
 
 // parseBytes reads a size: a number and a unit (B, KB, MB, GB, TB, each
@@ -75,9 +161,9 @@ func parseBytes(s string) (int64, error) {
 // assumedMemory is the machine's memory where /proc/meminfo does not say.
 const assumedMemory = 8 << 30
 
-// defaultMemory is the share of the machine's memory the cells of a run may
-// hold together: half of MemTotal in /proc/meminfo (of 8 GB where there is
-// none).
+// defaultMemory is the share of the machine's memory a run may take
+// without -max-memory: half of MemTotal in /proc/meminfo (of 8 GB where
+// there is none).
 func defaultMemory() int64 {
 	total := int64(assumedMemory)
 	if data, err := os.ReadFile("/proc/meminfo"); err == nil {

@@ -20,7 +20,9 @@ const mergeUsage = `Usage: stormlab merge [-out DIR] [-figures=false] SHARD_DIR 
 Puts together the shards of one experiment that stormlab run -shard K/N
 wrote, and writes DIR/<name>/ and DIR/README.md byte for byte as a single
 stormlab run with the same file, -set values and flags writes them. DIR is
-reports, or out when the shards ran with -set, as for stormlab run.
+reports, or out when the report is not whole (shards run with -set or
+-refine, -figures=false, cells stopped at the memory cap), as for
+stormlab run.
 
 It first checks that the folders are every shard of one run: the same
 experiment and file content, -set values, flags and stormlab build (the
@@ -42,7 +44,7 @@ Flags:
 // Nothing is written unless every check passes.
 func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet(stderr, "merge", mergeUsage)
-	out := fs.String("out", outDefault, "write the report under `DIR` ("+scratchOut+" when the shards ran with -set and -out is not given)")
+	out := fs.String("out", outDefault, "write the report under `DIR` (without it, "+scratchOut+" when the report is not whole: shards run with -set or -refine, -figures=false, or cells stopped at the memory cap)")
 	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md)")
 	workers := fs.Int("j", runtime.NumCPU(), "run the experiment's tipping searches on up to `N` cells at once")
 	dirs, err := parse(fs, args, false)
@@ -52,6 +54,9 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if len(dirs) == 0 {
 		fs.Usage()
 		return &usageError{"merge needs the shard folders to merge"}
+	}
+	if *out == "" {
+		return &usageError{"-out: give a folder (it is empty); without -out merge writes under " + outDefault}
 	}
 	folders := make([]*reports.ShardFolder, len(dirs))
 	for i, d := range dirs {
@@ -85,8 +90,6 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	if given(fs, "out") {
 		rfs.Set("out", *out)
-	} else if len(first.Sets) > 0 {
-		*out = scratchOut
 	}
 	if given(fs, "figures") {
 		rfs.Set("figures", strconv.FormatBool(*figures))
@@ -96,13 +99,21 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return err
 	}
+	// Where the report goes is decided as for stormlab run with the
+	// shards' flags: a merge that is not the whole report (-set, -refine,
+	// -figures=false, cells stopped at the memory cap) writes under out/.
+	to := chooseOut(stderr, rfs, out, scratchReason(rfs, rf))
+	warn(stderr, e.Name, e.Grid.Cells(), results)
+	warnClaims(stderr, e, results)
+	n := reports.CountAborted(results) + reports.CountAborted(half)
+	*out = to.forExperiment(stderr, e.Name, n)
 	dst := filepath.Join(*out, e.Name)
 	for _, f := range folders {
 		if within(f.Path, dst) {
 			return &usageError{fmt.Sprintf("-out %s: merging would replace %s, which holds the shard %s; choose another -out", *out, dst, f.Path)}
 		}
 	}
-	if err := reports.CheckOut(*out, []string{e.Name}); err != nil {
+	if err := (outPlan{dir: *out}).check([]string{e.Name}); err != nil {
 		return err
 	}
 	// The boundary searches of [tipping] are not sharded: each is a few
@@ -111,13 +122,12 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return err
 	}
-	if err := writeReport(stderr, *out, e, results, half, tip, *figures); err != nil {
+	if err := writeReport(*out, e, results, half, tip, *figures); err != nil {
 		return err
 	}
 	if err := reports.WriteIndex(*out); err != nil {
 		return err
 	}
-	n := reports.CountAborted(results) + reports.CountAborted(half)
 	fmt.Fprintf(stdout, "%s: %d cells from %d shards%s%s → %s\n", e.Name, len(results), len(folders), flips(results, half), abortedText(n), dst)
 	if n > 0 {
 		return &abortedError{n}

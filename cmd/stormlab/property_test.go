@@ -103,7 +103,7 @@ func TestRandomScenarios(t *testing.T) {
 			t.Errorf("exit %d for input validate refuses\n%s", code, src)
 		}
 		if grew := int64(peak.Load()) - int64(base); grew > 8*capBytes*workers+64<<20 {
-			t.Errorf("the heap grew by %d MB under a cap of %d MB per cell\n%s", grew>>20, capBytes>>20, src)
+			t.Errorf("the heap grew by %d MB under -max-memory %d MB\n%s", grew>>20, capBytes>>20, src)
 		}
 	}
 }

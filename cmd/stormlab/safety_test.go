@@ -199,19 +199,25 @@ func TestInterruptStopsWithin2s(t *testing.T) {
 	}
 }
 
-// The storm under a memory cap: its cell stops at the cap, its row says
-// why with every metric empty, the other cell finishes, everything is
+// The storm under a memory cap: its cell stops at its share of the cap (a
+// third of the cap over the two cells running at once), its row says why
+// with every metric empty, the other cell finishes, everything is
 // written, and the exit code is 1.
 func TestMemoryCapAbortsTheCell(t *testing.T) {
 	tmp := t.TempDir()
 	file := writeFile(t, tmp, "storm.toml", storm+"[grid]\nload = [3000, 10]\n")
 	out := filepath.Join(tmp, "out")
-	code, stdout, stderr := stormlab(t, "run", "-figures=false", "-max-memory", "32MB", "-out", out, file)
+	code, stdout, stderr := stormlab(t, "run", "-figures=false", "-j", "2", "-max-memory", "32MB", "-out", out, file)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "stopped at the memory cap") {
-		t.Errorf("stderr %q does not name the cap", stderr)
+	for _, want := range []string{
+		"stopped at the memory cap",
+		"storm: -max-memory 32 MB: each of the 2 cells running at once may hold 5 MB of simulation state as the engines count it, its share over 3",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
 	}
 	rows := readCSV(t, filepath.Join(out, "storm", "results.csv"))
 	head := rows[0]
@@ -219,7 +225,7 @@ func TestMemoryCapAbortsTheCell(t *testing.T) {
 	if head[last] != "aborted" {
 		t.Fatalf("no aborted column: %v", head)
 	}
-	if r := rows[1]; !strings.Contains(r[last], "over the cap of 32 MB per cell (-max-memory)") || slices.ContainsFunc(r[1:last], func(s string) bool { return s != "" }) {
+	if r := rows[1]; !strings.Contains(r[last], "over the 5 MB of state a cell may hold (its share of -max-memory)") || slices.ContainsFunc(r[1:last], func(s string) bool { return s != "" }) {
 		t.Errorf("load 3000: %v; want empty metrics and the reason", r)
 	}
 	if r := rows[2]; r[last] != "" || r[1] == "" {

@@ -212,7 +212,7 @@ func shardFlags(fs *flag.FlagSet) []reports.Flag {
 // refined holds each experiment's cells at half the tick with -refine. A
 // shard already complete in the output folder with the same fingerprint is
 // skipped. Every folder it will write is checked before anything runs.
-func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f *runFlags, s sweep.Shard, exps []*experiments.Experiment, refined [][]sweep.Cell, pool sweep.Options) error {
+func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f *runFlags, s sweep.Shard, exps []*experiments.Experiment, refined [][]sweep.Cell, mem memoryBudget) error {
 	out, sets := *f.out, []string(f.sets)
 	version, flags := buildVersion(), shardFlags(fs)
 	type job struct {
@@ -240,15 +240,16 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f
 	if err := reports.CheckOut(out, names); err != nil {
 		return err
 	}
+	defer limitMemory(mem.total)()
 	aborted := 0
 	for _, j := range jobs {
 		start := time.Now()
 		label := fmt.Sprintf("%s shard %s", j.e.Name, s)
 		cells := sweep.Pick(j.e.Grid.Cells(), j.pos)
-		results, err := simulate(ctx, stderr, label, cells, pool)
+		results, err := simulate(ctx, stderr, label, cells, mem)
 		var half []model.Result
 		if err == nil && j.half != nil {
-			half, err = simulate(ctx, stderr, label+" at half the tick", j.half, pool)
+			half, err = simulate(ctx, stderr, label+" at half the tick", j.half, mem)
 		}
 		if err != nil {
 			return err
@@ -258,6 +259,9 @@ func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f
 			return fmt.Errorf("%s: %w", j.e.Name, err)
 		}
 		n := reports.CountAborted(results) + reports.CountAborted(half)
+		if n > 0 {
+			fmt.Fprintf(stderr, "stormlab: %s: %s\n", j.e.Name, mem.text(len(cells)))
+		}
 		aborted += n
 		fmt.Fprintf(stdout, "%s: shard %s, %d of %d cells in %.2fs%s → %s\n", j.e.Name, s, len(cells), len(j.e.Grid.Cells()),
 			time.Since(start).Seconds(), abortedText(n), filepath.Join(out, reports.ShardDir(j.e.Name, s)))

@@ -158,7 +158,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 	}{
 		{"blip-phase", 3, []string{"experiments/blip-phase.toml"}, "reports"},
 		{"server-60", 3, []string{"-set", "scenario.replicates=4", "-set", "scenario.duration=1m", "-set", "window.0.from=40s", "-set", "window.0.to=1m", "experiments/server-60.toml"}, "out"},
-		{"blip-30s", 2, []string{"-refine", "experiments/blip-30s.toml"}, "reports"},
+		{"blip-30s", 2, []string{"-refine", "experiments/blip-30s.toml"}, "out"},
 		{"tipping-naive", 2, []string{"experiments/tipping-naive.toml"}, "reports"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -37,3 +37,20 @@ func searchedText(o *tipping.Outcome) string {
 	return fmt.Sprintf(", %d tipping searches in %s evaluations (uniform grids of the same resolution: %s)",
 		o.Count(), plots.Number(float64(searched)), plots.Number(float64(grid)))
 }
+
+// abortedSearches counts the searches stopped because a cell they ran
+// reached the memory cap; 0 without searches.
+func abortedSearches(o *tipping.Outcome) int {
+	if o == nil {
+		return 0
+	}
+	n := 0
+	for _, ss := range o.Searches {
+		for i := range ss {
+			if ss[i].Status == tipping.Aborted {
+				n++
+			}
+		}
+	}
+	return n
+}

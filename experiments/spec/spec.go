@@ -33,6 +33,10 @@ type Report struct {
 	Tolerance map[string]Tolerance
 	// Tipping are the boundary searches run beside the grid.
 	Tipping []Tipping
+	// Omitted says which of the file's findings (or their claims) this run
+	// leaves out because they cite cells its -set overrides removed from
+	// the grid; the report lists them in its notes.
+	Omitted []string
 }
 
 // ValidName reports whether s can name a file or folder of a report:
@@ -49,16 +53,21 @@ func ValidName(s string) bool {
 	return s != "." && s != ".."
 }
 
+// IndexName is the file beside the experiments' folders that indexes
+// them (reports/README.md): no experiment may take its name.
+const IndexName = "README.md"
+
 // ExperimentNameRule is what ValidExperimentName allows, for messages.
-const ExperimentNameRule = "a letter or digit, then letters, digits, '-', '_' or '.', at most 100 in all, and not \"testdata\""
+const ExperimentNameRule = "a letter or digit, then letters, digits, '-', '_' or '.', at most 100 in all, and not \"testdata\" or \"" + IndexName + "\""
 
 // ValidExperimentName reports whether s can name an experiment's folder
 // under an output folder: a ValidName that starts with a letter or a digit
-// (no hidden folder such as .git, nothing that reads as a flag) and is not
-// "testdata", where Go packages keep their test files (reports/testdata
-// holds golden files).
+// (no hidden folder such as .git, nothing that reads as a flag) and is
+// neither "testdata", where Go packages keep their test files
+// (reports/testdata holds golden files), nor IndexName, the index beside
+// the folders (in any case, as a file system that ignores case reads it).
 func ValidExperimentName(s string) bool {
-	if !ValidName(s) || strings.EqualFold(s, "testdata") {
+	if !ValidName(s) || strings.EqualFold(s, "testdata") || strings.EqualFold(s, IndexName) {
 		return false
 	}
 	r := s[0]
