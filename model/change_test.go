@@ -181,3 +181,36 @@ func TestChangeInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeDropExpired: a change that makes the dependency drop expired
+// work discards the abandoned calls already waiting, not only those
+// abandoned from then on. In the 30-second-blip storm (27 attempts, 1 s
+// timeout, stuck after the outage with 383,460 calls waiting) the waiting
+// room keeps only the calls whose callers still wait, the last two ticks'
+// 1,890 each, from the switch on, and the system comes back; the waiting
+// room's counts stay exact (poisoned groups, checked every tick).
+func TestChangeDropExpired(t *testing.T) {
+	sc := Default()
+	sc.Engine = "stochastic"
+	sc.Tick = Duration(time.Second)
+	sc.Duration = Duration(10 * time.Minute)
+	sc.Load = 70
+	sc.Layer = []Layer{DefaultLayer()}
+	sc.Layer[0].Attempts = 27
+	sc.Dependency.Capacity = 100
+	sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(30 * time.Second), Factor: 1}}
+	sc = then(sc, 5*time.Minute, map[string]any{"dependency.drop_expired": true}, func(s *Scenario) { s.Dependency.DropExpired = true })
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.poison = true
+	m, ser, _ := runStochastic(p, 1, true, nil)
+	before, at := ser.Rows[299].Queue, ser.Rows[300].Queue
+	if before < 380_000 || at > 2*1890 {
+		t.Errorf("queue %v before the switch and %v at it; want the storm's backlog, then at most two ticks of calls", before, at)
+	}
+	if !m.Recovered || m.AfterChangeS > 180 {
+		t.Errorf("%v, healthy %v s after the switch; want within 3 minutes", m, m.AfterChangeS)
+	}
+}
