@@ -42,6 +42,13 @@ type Metrics struct {
 	Hedges          float64 // second copies of slow calls sent to the dependency
 	Served          float64 // calls the dependency completed
 	WastedServed    float64 // of those, calls whose caller had given up
+	// The latency of user requests, with measure_latency: seconds from a
+	// request's arrival to its success (LatencyP*) or to its error
+	// (ErrorLatencyP*), in whole ticks, at the 50th, 95th and 99th
+	// percentiles (latencyHistogram); NaN without measure_latency, or when
+	// no request got that answer.
+	LatencyP50, LatencyP95, LatencyP99 float64
+	ErrorLatencyP50, ErrorLatencyP99   float64
 }
 
 // Amplification is calls per user request.
@@ -191,6 +198,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
 	m := Metrics{RecoveryS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan, CollapseLoad: nan, RecoveryLoad: nan}
+	m.noLatencies()
 	for _, p := range counted(&m) {
 		*p = nan
 	}
@@ -224,10 +232,24 @@ func counted(m *Metrics) []*float64 {
 		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges}
 }
 
+// latencies lists the latency quantiles, which are averaged over the
+// replicates that have them.
+func latencies(m *Metrics) []*float64 {
+	return []*float64{&m.LatencyP50, &m.LatencyP95, &m.LatencyP99, &m.ErrorLatencyP50, &m.ErrorLatencyP99}
+}
+
+// noLatencies marks the latency quantiles as not measured.
+func (m *Metrics) noLatencies() {
+	for _, p := range latencies(m) {
+		*p = math.NaN()
+	}
+}
+
 // aggregate summarises replicate metrics: means and standard deviations
 // (gonum/stat), Recovered when every replicate recovered, RecoveryS and its
-// quantiles over the replicates that recovered, and the share that did with
-// its Wilson interval.
+// quantiles over the replicates that recovered, the latency quantiles over
+// the replicates that have them, and the share that recovered with its
+// Wilson interval.
 func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	var rec []float64
 	for i := range runs {
@@ -268,6 +290,9 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	mean.AfterChangeS, sd.AfterChangeS = meanDefined(runs, func(m *Metrics) float64 { return m.AfterChangeS })
 	mean.CollapseLoad, sd.CollapseLoad = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseLoad })
 	mean.RecoveryLoad, sd.RecoveryLoad = meanDefined(runs, func(m *Metrics) float64 { return m.RecoveryLoad })
+	for i, p := range latencies(&mean) {
+		*p, *latencies(&sd)[i] = meanDefined(runs, func(m *Metrics) float64 { return *latencies(m)[i] })
+	}
 	return mean, sd, share, sp
 }
 
@@ -351,6 +376,7 @@ func (c *counts) metrics(p *Plan, base float64) Metrics {
 		WastedServed:    float64(c.wasted),
 	}
 	m.Pending = m.Requests - m.Successful - m.Failed
+	m.noLatencies()
 	m.PeakLoadX = ratio(m.PeakCalls*p.TPS, base)
 	if p.Fault.To > p.Fault.From {
 		m.WindowCalls = float64(c.windowCalls) / (float64(p.Fault.To-p.Fault.From) * p.TickS)
