@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -53,18 +52,7 @@ func TestHedgeRecycling(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(73, 74))
 	for i := range 100 {
-		sc := withHedge(r, randomScenario(r))
-		p, err := sc.Resolve()
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		seed := uint64(i + 1)
-		want, _, _ := runStochastic(p, seed, true, nil)
-		p.poison = true
-		got, _, _ := runStochastic(p, seed, true, nil)
-		if a, b := fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got); a != b {
-			t.Fatalf("case %d: poisoned groups changed the results\n%s\n%s", i, a, b)
-		}
+		checkPoisoned(t, i, withHedge(r, randomScenario(r)), uint64(i+1))
 	}
 }
 

@@ -125,15 +125,7 @@ func TestRequestLatencyOff(t *testing.T) {
 // may split retries of requests that arrived in different ticks into
 // groups of their own (so the draws, exact in distribution, differ).
 func TestRequestLatencyLeavesTheRunAlone(t *testing.T) {
-	blip := Default()
-	blip.Engine = "stochastic"
-	blip.Tick = Duration(time.Second)
-	blip.Duration = Duration(10 * time.Minute)
-	blip.Load = 70
-	blip.Layer = []Layer{DefaultLayer()}
-	blip.Layer[0].Attempts = 27
-	blip.Dependency.Capacity = 100
-	blip.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(30 * time.Second), Factor: 1}}
+	blip := blipStorm("stochastic", 10*time.Minute)
 	chain := blip
 	chain.Tick = ms(50)
 	chain.Load = 100
@@ -168,15 +160,7 @@ func TestRequestLatencyLeavesTheRunAlone(t *testing.T) {
 			m.Failed > 0 && !(m.ErrorLatencyP50 <= m.ErrorLatencyP99) {
 			t.Errorf("case %d: quantiles out of order: %+v", i, m)
 		}
-		p, err := sc.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _, _ := runStochastic(p, 3, false, nil)
-		p.poison = true
-		if got, _, _ := runStochastic(p, 3, false, nil); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
-			t.Fatalf("case %d: poisoned groups changed the results", i)
-		}
+		checkPoisoned(t, i, sc, 3)
 	}
 }
 
