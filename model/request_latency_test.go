@@ -125,6 +125,7 @@ func TestRequestLatencyOff(t *testing.T) {
 // may split retries of requests that arrived in different ticks into
 // groups of their own (so the draws, exact in distribution, differ).
 func TestRequestLatencyLeavesTheRunAlone(t *testing.T) {
+	t.Parallel()
 	blip := blipStorm("stochastic", 10*time.Minute)
 	chain := blip
 	chain.Tick = ms(50)
@@ -149,7 +150,7 @@ func TestRequestLatencyLeavesTheRunAlone(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(21, 22))
-	for i := range 150 {
+	for i := range 80 {
 		sc := randomScenario(r)
 		sc.MeasureLatency = true
 		m, ok := checkInvariants(t, i, sc, r.Uint64())
