@@ -46,7 +46,7 @@ func (c *Change) Settings() []Setting {
 // (its clock, its chain, its fault, what healthy means), not a policy or
 // the load.
 var fixedKeys = []string{"engine", "tick", "duration", "rng", "replicates", "arrivals", "clients", "layers",
-	"layer", "chain", "fault", "health", "initial", "change", "cancel_abandoned",
+	"layer", "chain", "fault", "health", "initial", "change", "cancel_abandoned", "measure_latency",
 	"dependency.queue", "dependency.latency_slope", "dependency.network"}
 
 // fixedKey returns the fixed key a path falls under; "layer" is fixed as a

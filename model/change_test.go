@@ -63,16 +63,7 @@ func TestSwitchToBudget(t *testing.T) {
 func TestChangeBothEngines(t *testing.T) {
 	var got []Metrics
 	for _, engine := range []string{"queue", "stochastic"} {
-		sc := Default()
-		sc.Engine = engine
-		sc.Tick = Duration(time.Second)
-		sc.Duration = Duration(time.Hour)
-		sc.Load = 70
-		sc.Layer = []Layer{DefaultLayer()}
-		sc.Layer[0].Attempts = 27
-		sc.Dependency.Capacity = 100
-		sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(30 * time.Second), Factor: 1}}
-		sc = then(sc, 100*time.Second, map[string]any{"layer.0.attempts": 1}, func(s *Scenario) { s.Layer[0].Attempts = 1 })
+		sc := then(blipStorm(engine, time.Hour), 100*time.Second, map[string]any{"layer.0.attempts": 1}, func(s *Scenario) { s.Layer[0].Attempts = 1 })
 		m := runOne(t, sc, 1)
 		got = append(got, m)
 		// The queue peaks as the retries already due arrive, then drains;
@@ -120,6 +111,23 @@ func TestChangeSettings(t *testing.T) {
 	if strings.Join(paths, " ") != "budget.kind budget.ratio load" {
 		t.Errorf("settings %v", paths)
 	}
+}
+
+// blipStorm is the 30-second blip of "Retry Storms: Simulate How a
+// 30-Second Blip Becomes an Outage That Never Ends" with 27 attempts on an
+// engine, d long: 70 requests/s at constant arrivals against 100/s, a 1 s
+// timeout, an outage from 60 s to 90 s, 1 s ticks. It never recovers.
+func blipStorm(engine string, d time.Duration) Scenario {
+	sc := Default()
+	sc.Engine = engine
+	sc.Tick = Duration(time.Second)
+	sc.Duration = Duration(d)
+	sc.Load = 70
+	sc.Layer = []Layer{DefaultLayer()}
+	sc.Layer[0].Attempts = 27
+	sc.Dependency.Capacity = 100
+	sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(30 * time.Second), Factor: 1}}
+	return sc
 }
 
 // withChange gives sc a change halfway through: fewer attempts at one
@@ -170,5 +178,29 @@ func TestChangeInvariants(t *testing.T) {
 		if _, ok := checkInvariants(t, i, withChange(r, randomQueueScenario(r)), r.Uint64()); !ok {
 			return
 		}
+	}
+}
+
+// TestChangeDropExpired: a change that makes the dependency drop expired
+// work discards the abandoned calls already waiting, not only those
+// abandoned from then on. In the 30-second-blip storm (27 attempts, 1 s
+// timeout, stuck after the outage with 383,460 calls waiting) the waiting
+// room keeps only the calls whose callers still wait, the last two ticks'
+// 1,890 each, from the switch on, and the system comes back; the waiting
+// room's counts stay exact (poisoned groups, checked every tick).
+func TestChangeDropExpired(t *testing.T) {
+	sc := then(blipStorm("stochastic", 10*time.Minute), 5*time.Minute, map[string]any{"dependency.drop_expired": true}, func(s *Scenario) { s.Dependency.DropExpired = true })
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.poison = true
+	m, ser, _ := runStochastic(p, 1, true, nil)
+	before, at := ser.Rows[299].Queue, ser.Rows[300].Queue
+	if before < 380_000 || at > 2*1890 {
+		t.Errorf("queue %v before the switch and %v at it; want the storm's backlog, then at most two ticks of calls", before, at)
+	}
+	if !m.Recovered() || m.AfterChangeS > 180 {
+		t.Errorf("%v, healthy %v s after the switch; want within 3 minutes", m, m.AfterChangeS)
 	}
 }

@@ -41,6 +41,8 @@
 //	outcome.go          the kinds of answer and the reasons a try is refused
 //	hedge.go            hedged tries: an original and its second copies, the winner and the loser
 //	hedger.go           when a layer hedges and how many (latency_window.go: its percentile)
+//	latency_histogram.go  user requests' latencies, arrival to answer, for their
+//	                    quantiles (measure_latency)
 //
 // # A tick of the stochastic engine
 //

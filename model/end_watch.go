@@ -10,8 +10,10 @@ import "math"
 // the user requests still waiting for an answer (the retry orbit).
 //
 // A backlog is draining when each window's mean is below the one before by
-// more than the noise (nothing for the deterministic queue engine; 2% and
-// one call for the stochastic engine), and still above the healthy limit
+// more than the noise (nothing for the deterministic queue engine; three
+// times the square root of the mean, and one call, for the stochastic
+// engine: a count of n calls drawn at random is uncertain by about √n), and
+// still above the healthy limit
 // at the end; its rate is the fall from the second window's mean to the
 // third's, per second.
 type endWatch struct {
@@ -86,5 +88,5 @@ func (e endWatch) noise(m float64) float64 {
 	if !e.noisy {
 		return 1e-9 * max(1, m)
 	}
-	return 0.02*m + 1
+	return 3*math.Sqrt(m) + 1
 }

@@ -51,6 +51,9 @@ type groupExtra struct {
 	kids []*group // with cancel_abandoned: groups started for this one
 	hg   *hedge   // a hedged try: the pair's state; nil otherwise
 	born int64    // with hedging: the tick the try was sent
+	// arrived: a top-layer group, with measure_latency: the tick its user
+	// request arrived.
+	arrived int64
 	// excess: calls of g withdrawn from the dependency's waiting room
 	// while its entries there still count them (see queueServer).
 	excess int64
@@ -82,6 +85,15 @@ func (g *group) setReqDL(dl int64) {
 	if dl != never {
 		g.dl = int32(dl)
 	}
+}
+
+// arrivedAt is the tick g's user request arrived, for a group of the top
+// layer in a run that measures latencies (0 otherwise).
+func (g *group) arrivedAt() int64 {
+	if g.x == nil {
+		return 0
+	}
+	return g.x.arrived
 }
 
 // pair is g's hedged pair, or nil.

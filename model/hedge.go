@@ -48,7 +48,7 @@ func (s *stoch) hedgeNow(g *group) {
 	s.c.hedges += m
 	s.tk.hedges += m
 	hg := &hedge{paired: m, single: [2]int64{g.waiting - m, 0}}
-	h := s.open(g.parent, g.layer, int32(g.attempt), g.client, g.prevWait, flagsOf(true, g.flaky, g.afterTimeout), g.reqDL(), m)
+	h := s.open(g.parent, g.layer, int32(g.attempt), g.client, g.prevWait, flagsOf(true, g.flaky, g.afterTimeout), g.reqDL(), g.arrivedAt(), m)
 	gx, hx := g.ext(), h.ext()
 	h.deadline, hx.born = g.deadline, gx.born
 	hg.g = [2]*group{g, h}

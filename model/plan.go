@@ -25,6 +25,7 @@ type Plan struct {
 	Allowed     int      // attempts one request may put on the dependency: the product over the chain
 	EdgeTimeout Duration // the top layer's per-try timeout: what the user waits (0 = forever)
 	Cancel      bool     // a caller that gives up cancels everything below it
+	Latencies   bool     // measure the latency quantiles of user requests (measure_latency)
 
 	Arrivals   ArrivalKind
 	Load       float64      // open loop: new requests per second

@@ -45,6 +45,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	p.Allowed = s.FlatAttempts()
 	p.EdgeTimeout = layers[0].Timeout
 	p.Cancel = s.CancelAbandoned
+	p.Latencies = s.MeasureLatency
 	p.Backlog, p.Abandoned = s.Initial.Backlog, s.Initial.Abandoned
 	retrying := func(i int) bool { // retry_at: the layer that retries
 		switch s.RetryAt {
@@ -328,6 +329,8 @@ func queueSupports(s *Scenario) error {
 		return unsupported("dependency.fatal_share", "errors that are not retried")
 	case s.Dependency.Pushback > 0:
 		return unsupported("dependency.pushback", "pushback")
+	case s.MeasureLatency:
+		return unsupported("measure_latency", "the latency of user requests")
 	case s.CancelAbandoned:
 		return bad("cancel_abandoned", "needs engine = \"stochastic\"; the queue engine flattens the chain, so nothing below a caller is abandoned")
 	case s.Dependency.Collapse.Window != 0:

@@ -51,6 +51,13 @@ type Metrics struct {
 	Hedges                            float64 // second copies of slow calls sent to the dependency
 	Served                            float64 // calls the dependency completed
 	WastedServed                      float64 // of those, calls whose caller had given up
+	// The latency of user requests, with measure_latency: seconds from a
+	// request's arrival to its success (LatencyP*) or to its error
+	// (ErrorLatencyP*), in whole ticks, at the 50th, 95th and 99th
+	// percentiles (latencyHistogram); NaN without measure_latency, or when
+	// no request got that answer.
+	LatencyP50, LatencyP95, LatencyP99 float64
+	ErrorLatencyP50, ErrorLatencyP99   float64
 }
 
 // Recovered reports whether the run (every judged replicate of a cell)
@@ -205,6 +212,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 func aborted(replicates int, why string) Result {
 	nan := math.NaN()
 	m := Metrics{RecoveryS: nan, DrainRate: nan, DrainLeftS: nan, CollapseS: nan, DrainS: nan, AfterChangeS: nan, CollapseLoad: nan, RecoveryLoad: nan}
+	m.noLatencies()
 	for _, p := range counted(&m) {
 		*p = nan
 	}
@@ -238,10 +246,24 @@ func counted(m *Metrics) []*float64 {
 		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges}
 }
 
+// latencies lists the latency quantiles, which are averaged over the
+// replicates that have them.
+func latencies(m *Metrics) []*float64 {
+	return []*float64{&m.LatencyP50, &m.LatencyP95, &m.LatencyP99, &m.ErrorLatencyP50, &m.ErrorLatencyP99}
+}
+
+// noLatencies marks the latency quantiles as not measured.
+func (m *Metrics) noLatencies() {
+	for _, p := range latencies(m) {
+		*p = math.NaN()
+	}
+}
+
 // aggregate summarises replicate metrics: means and standard deviations
 // (gonum/stat), the cell's verdict (cellVerdict), RecoveryS and its
-// quantiles over the replicates that recovered, and the share of the judged
-// replicates that did with its Wilson interval (NaN when none was judged).
+// quantiles over the replicates that recovered, the latency quantiles over
+// the replicates that have them, and the share of the judged replicates
+// that recovered with its Wilson interval (NaN when none was judged).
 func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	var rec []float64
 	recovered, judged := 0, 0
@@ -297,6 +319,9 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 	mean.AfterChangeS, sd.AfterChangeS = meanDefined(runs, func(m *Metrics) float64 { return m.AfterChangeS })
 	mean.CollapseLoad, sd.CollapseLoad = meanDefined(runs, func(m *Metrics) float64 { return m.CollapseLoad })
 	mean.RecoveryLoad, sd.RecoveryLoad = meanDefined(runs, func(m *Metrics) float64 { return m.RecoveryLoad })
+	for i, p := range latencies(&mean) {
+		*p, *latencies(&sd)[i] = meanDefined(runs, func(m *Metrics) float64 { return *latencies(m)[i] })
+	}
 	return mean, sd, share, sp
 }
 
@@ -380,6 +405,7 @@ func (c *counts) metrics(p *Plan, base float64) Metrics {
 		WastedServed:    float64(c.wasted),
 	}
 	m.Pending = m.Requests - m.Successful - m.Failed
+	m.noLatencies()
 	m.PeakLoadX = ratio(c.peakRate.perSecond(p.TickS), base)
 	if p.Fault.To > p.Fault.From {
 		m.WindowCalls = float64(c.windowCalls) / (float64(p.Fault.To-p.Fault.From) * p.TickS)

@@ -37,6 +37,10 @@ type Scenario struct {
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
 	CancelAbandoned bool `toml:"cancel_abandoned" doc:"stochastic: a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
+
+	// MeasureLatency asks for the quantiles of user requests' latency
+	// (stochastic engine); a run without it pays nothing for them.
+	MeasureLatency bool `toml:"measure_latency" doc:"stochastic: measure each user request's latency, from its arrival to its answer, in whole ticks: the latency_p50_s, latency_p95_s and latency_p99_s columns (successes) and error_latency_p50_s and error_latency_p99_s (errors)"`
 }
 
 // Initial is the state a run starts in: a system already loaded, for the

@@ -212,4 +212,24 @@ func (q *queueServer) adopt(old, np *Plan) {
 	if old.Collapse != np.Collapse {
 		q.cl = newCollapse(np.Collapse)
 	}
+	if np.DropExpired && !old.DropExpired {
+		q.dropAbandoned()
+	}
+}
+
+// dropAbandoned discards the calls waiting whose callers have given up, when
+// a change starts dropping expired work: those abandoned before it, which
+// were kept to be served (merged into entries of no group, or still in
+// their closed group's), go now, as those abandoned from now on will.
+func (q *queueServer) dropAbandoned() {
+	for i := q.head; i < len(q.q); i++ {
+		e := &q.q[i]
+		switch g := e.g; {
+		case g == nil:
+			q.queued -= e.n
+			e.n = 0
+		case g.state == gsClosed && g.queued > 0:
+			q.withdraw(g, g.queued)
+		}
+	}
 }

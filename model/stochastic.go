@@ -42,6 +42,10 @@ type stoch struct {
 	breakers [][]*breaker // by layer, then client; nil without breakers
 	hedger   *hedger      // the bottom layer's hedging; nil without
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
+
+	// okLat and errLat count the latencies of user requests answered with
+	// a success and with an error (measure_latency); nil without.
+	okLat, errLat *latencyHistogram
 }
 
 // runStochastic runs one seeded replicate of p.
@@ -80,6 +84,9 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 		}
 	}
 	s.gs.poison = p.poison
+	if p.Latencies {
+		s.okLat, s.errLat = &latencyHistogram{}, &latencyHistogram{}
+	}
 	if h := p.Chain[s.bottom].Hedge; h.Delay > 0 {
 		s.hedger = newHedger(p, h, p.Chain[s.bottom].Timeout)
 	}
@@ -273,7 +280,7 @@ func (s *stoch) adopt(np *Plan) {
 func (s *stoch) initial() {
 	p := s.p
 	if p.Abandoned > 0 {
-		g := s.open(nil, s.bottom, 1, 0, 0, 0, never, p.Abandoned)
+		g := s.open(nil, s.bottom, 1, 0, 0, 0, never, 0, p.Abandoned)
 		g.state = gsClosed
 		s.srv.arrive(g, p.Abandoned)
 		s.gs.release(g)
@@ -386,16 +393,16 @@ func (s *stoch) startRoots(c int32, n int64) {
 	}
 	if s.p.Single {
 		for range n {
-			s.start(nil, 0, 1, c, 0, flagsOf(false, s.flaky(1) > 0, false), dl, 1)
+			s.start(nil, 0, 1, c, 0, flagsOf(false, s.flaky(1) > 0, false), dl, s.now, 1)
 		}
 		return
 	}
 	if f := s.flaky(n); f > 0 {
-		s.start(nil, 0, 1, c, 0, startFlaky, dl, f)
+		s.start(nil, 0, 1, c, 0, startFlaky, dl, s.now, f)
 		n -= f
 	}
 	if n > 0 {
-		s.start(nil, 0, 1, c, 0, 0, dl, n)
+		s.start(nil, 0, 1, c, 0, 0, dl, s.now, n)
 	}
 }
 
@@ -427,7 +434,11 @@ func (s *stoch) flakyOf(n int64) int64 {
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.parent()
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.start&^startSibling, ev.reqDL(), ev.n)
+		var arrived int64
+		if ev.start.has(startSibling) {
+			arrived = ev.g.arrivedAt()
+		}
+		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.start&^startSibling, ev.reqDL(), arrived, ev.n)
 	}
 	if ev.g != nil {
 		s.gs.release(ev.g)
@@ -440,19 +451,20 @@ func (s *stoch) startEvent(ev *event) {
 // turns away; then the counts, the try's deadline, and the calls passed
 // down (to the layer below, or to the dependency from the bottom), after
 // the network delay. f says what kind of try it is; a try after the first
-// is a retry whatever f says.
-func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, n int64) {
+// is a retry whatever f says. arrived is the tick the user request arrived,
+// for a try of the top layer (parent nil).
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) {
 	if dl <= s.now {
 		s.refuse(byDeadline, n)
 		if attempt > 1 { // a retry: its call is past the breaker
-			s.failCall(parent, layer, client, n, answerFail)
+			s.failCall(parent, layer, client, n, answerFail, arrived)
 		} else {
-			s.failUp(parent, layer, client, n, answerFail)
+			s.failUp(parent, layer, client, n, answerFail, arrived)
 		}
 		return
 	}
 	if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
-		if n = s.throughBreaker(parent, layer, client, n); n == 0 {
+		if n = s.throughBreaker(parent, layer, client, n, arrived); n == 0 {
 			return
 		}
 	}
@@ -460,7 +472,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		ok := s.budgets.send(layer, client, attempt > 1, n)
 		if refused := n - ok; refused > 0 {
 			s.refuse(byBudget, refused)
-			s.failCall(parent, layer, client, refused, answerFail)
+			s.failCall(parent, layer, client, refused, answerFail, arrived)
 		}
 		if n = ok; n == 0 {
 			return
@@ -469,7 +481,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 	if attempt > 1 {
 		f |= startRetry
 	}
-	g := s.open(parent, layer, attempt, client, wait, f, dl, n)
+	g := s.open(parent, layer, attempt, client, wait, f, dl, arrived, n)
 	if layer == s.bottom && s.hedger != nil {
 		s.hedgeLater(g)
 	}
@@ -477,8 +489,9 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 }
 
 // open makes the group of n instances of a layer's try, waiting from now;
-// it is pinned until launch releases it.
-func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, n int64) *group {
+// it is pinned until launch releases it. A group of the top layer keeps
+// the tick its user request arrived when latencies are measured.
+func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) *group {
 	g := s.gs.get() // a fresh or recycled group
 	deadline := dl
 	if t := s.p.Chain[layer].Timeout; t >= 0 {
@@ -493,6 +506,9 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	}
 	if s.hedger != nil && layer == s.bottom {
 		g.ext().born = s.now
+	}
+	if s.okLat != nil && parent == nil {
+		g.ext().arrived = arrived
 	}
 	if parent != nil {
 		parent.refs++
@@ -539,7 +555,7 @@ func (s *stoch) down(g *group, n int64) {
 		s.toServer(g, n)
 		return
 	}
-	s.start(g, g.layer+1, 1, g.client, 0, flagsOf(g.retry, g.flaky, false), g.reqDL(), n)
+	s.start(g, g.layer+1, 1, g.client, 0, flagsOf(g.retry, g.flaky, false), g.reqDL(), 0, n)
 }
 
 // toServer counts n calls of g reaching the dependency and hands them over.
@@ -644,8 +660,8 @@ func (s *stoch) refuse(why refusal, k int64) {
 
 // throughBreaker lets n tries of a layer for a client through its breaker
 // and returns how many passed; the ones an open breaker turns away fail at
-// once, and count as refused.
-func (s *stoch) throughBreaker(parent *group, layer int8, client int32, n int64) int64 {
+// once, and count as refused (arrived: as for start).
+func (s *stoch) throughBreaker(parent *group, layer int8, client int32, n, arrived int64) int64 {
 	b := s.breakerOf(layer, client)
 	if b == nil {
 		return n
@@ -653,7 +669,7 @@ func (s *stoch) throughBreaker(parent *group, layer int8, client int32, n int64)
 	ok := b.allow(s.now, n)
 	if refused := n - ok; refused > 0 {
 		s.refuse(byBreaker, refused)
-		s.failUp(parent, layer, client, refused, answerFail)
+		s.failUp(parent, layer, client, refused, answerFail, arrived)
 	}
 	return ok
 }
@@ -778,6 +794,9 @@ func (s *stoch) succeed(g *group, k int64) {
 	if g.parent == nil {
 		s.c.ok += k
 		s.tk.ok += k
+		if s.okLat != nil {
+			s.okLat.add(s.now-g.arrivedAt(), k)
+		}
 		s.finished(g.client, k)
 		return
 	}
@@ -786,21 +805,26 @@ func (s *stoch) succeed(g *group, k int64) {
 
 // failCall reports that k calls of a layer that passed its breaker failed
 // for good: a breaker outside the retry counts each once, and their caller
-// (parent), or the user, sees the failure.
-func (s *stoch) failCall(parent *group, layer int8, client int32, k int64, out outcome) {
+// (parent), or the user whose request arrived in tick arrived, sees the
+// failure.
+func (s *stoch) failCall(parent *group, layer int8, client int32, k int64, out outcome, arrived int64) {
 	if s.breakers != nil {
 		s.callOver(layer, client, k, false)
 	}
-	s.failUp(parent, layer, client, k, out)
+	s.failUp(parent, layer, client, k, out, arrived)
 }
 
 // failUp reports that k instances of a layer failed for good to their
-// caller (parent), or to the user; an answer no caller retries stays one
-// on its way up. failCall is the way for calls a breaker let through.
-func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out outcome) {
+// caller (parent), or to the user, whose request arrived in tick arrived;
+// an answer no caller retries stays one on its way up. failCall is the way
+// for calls a breaker let through.
+func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out outcome, arrived int64) {
 	if parent == nil {
 		s.c.failed += k
 		s.tk.failures += k
+		if s.errLat != nil {
+			s.errLat.add(s.now-arrived, k)
+		}
 		s.finished(client, k)
 		return
 	}
@@ -817,17 +841,17 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		if !last {
 			s.refuse(why, k)
 		}
-		s.failCall(g.parent, g.layer, g.client, k, out)
+		s.failCall(g.parent, g.layer, g.client, k, out, g.arrivedAt())
 		return
 	}
 	allowed := s.budgets.fail(g.layer, g.client, k, timeout, last)
 	if last {
-		s.failCall(g.parent, g.layer, g.client, k, answerFail)
+		s.failCall(g.parent, g.layer, g.client, k, answerFail, g.arrivedAt())
 		return
 	}
 	if refused := k - allowed; refused > 0 {
 		s.refuse(byBudget, refused)
-		s.failCall(g.parent, g.layer, g.client, refused, answerFail)
+		s.failCall(g.parent, g.layer, g.client, refused, answerFail, g.arrivedAt())
 	}
 	if allowed == 0 {
 		return
@@ -843,15 +867,16 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		if !s.p.Single {
 			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.parent() == g.parent &&
 				e.layer == g.layer && e.attempt == int32(g.attempt)+1 && e.client == g.client && e.wait == wait &&
-				e.start&^startSibling == flags && e.reqDL() == g.reqDL() {
+				e.start&^startSibling == flags && e.reqDL() == g.reqDL() &&
+				(!e.start.has(startSibling) || e.g.arrivedAt() == g.arrivedAt()) {
 				e.n += x.n
 				continue
 			}
 		}
 		ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: int32(g.attempt) + 1,
 			client: g.client, wait: wait, start: flags, n: x.n}
-		if g.parent == nil && g.reqDL() != never {
-			ev.g, ev.start = g, flags|startSibling // g holds the request's deadline
+		if g.parent == nil && (g.reqDL() != never || s.okLat != nil) {
+			ev.g, ev.start = g, flags|startSibling // g holds the request's deadline and arrival
 		}
 		s.schedule(due, phStart, ev)
 	}
@@ -919,6 +944,11 @@ func (s *stoch) cancelBelow(g *group) {
 func (s *stoch) metrics() Metrics {
 	m := s.c.metrics(s.p0, s.baseRate())
 	s.health.verdict(&m, s.p0)
+	if s.okLat != nil {
+		ts := s.p0.TickS
+		m.LatencyP50, m.LatencyP95, m.LatencyP99 = s.okLat.seconds(0.5, ts), s.okLat.seconds(0.95, ts), s.okLat.seconds(0.99, ts)
+		m.ErrorLatencyP50, m.ErrorLatencyP99 = s.errLat.seconds(0.5, ts), s.errLat.seconds(0.99, ts)
+	}
 	return m
 }
 

@@ -113,7 +113,8 @@ func TestEndWatch(t *testing.T) {
 	if d, _, _ := line(false, func(x int64) float64 { return math.Max(700, 1000-5*float64(x)) }).state(10, 1); d {
 		t.Error("a backlog that stopped falling is stuck")
 	}
-	// The stochastic engine: a fall within 2% and one call is noise.
+	// The stochastic engine: a fall within three times the square root of
+	// the mean (and one call) is noise.
 	wobble := func(x int64) float64 { return 1000 - 0.1*float64(x) }
 	if d, _, _ := line(true, wobble).state(10, 1); d {
 		t.Error("a fall of 1 a window from 1000 is noise in the stochastic engine")

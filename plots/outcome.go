@@ -17,8 +17,8 @@ import (
 // for a sentence: "recovered 12 s after the fault ended", "healthy as soon
 // as the fault ended", "healthy at the end of the run" (no fault),
 // "stuck: unhealthy at the end of the 1h run, its backlog no longer
-// shrinking", "still draining when the 1h run ended: a backlog of 3,645,
-// falling by 1.0 a second (about 61 min more)", "not judged: no request
+// shrinking", "still draining when the 1h run ended: a backlog of 3,645
+// falling by 1.0 a second, about 61 min more", "not judged: no request
 // arrived after the fault".
 func Outcome(r *model.Result, triggered bool, run model.Duration) string {
 	switch r.Verdict {
@@ -42,13 +42,13 @@ func Outcome(r *model.Result, triggered bool, run model.Duration) string {
 }
 
 // Drain says how fast a draining run's backlog fell at the end of the run:
-// "a backlog of 3,645, falling by 1.0 a second (about 1.0 h more)". The
+// "a backlog of 3,645 falling by 1.0 a second, about 61 min more". The
 // backlog is the calls waiting (or in flight) at the dependency; at a loss
 // server, which holds none, the requests still waiting for an answer.
 func Drain(r *model.Result) string {
-	s := fmt.Sprintf("a backlog of %s, falling by %s a second", Number(math.Round(r.EndBacklog)), Number(roundTo(r.DrainRate, 1)))
+	s := fmt.Sprintf("a backlog of %s falling by %s a second", Number(math.Round(r.EndBacklog)), Number(roundTo(r.DrainRate, 1)))
 	if left := r.DrainLeftS; !math.IsNaN(left) {
-		s += fmt.Sprintf(" (about %s more)", Span(left))
+		s += fmt.Sprintf(", about %s more", Span(left))
 	}
 	return s
 }

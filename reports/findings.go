@@ -201,9 +201,9 @@ func missing(column string, r *model.Result) string {
 	case model.NotJudged:
 		return "not judged (no demand after the fault)"
 	case model.Draining:
-		return "not by the end of the run (still draining: " + plots.Drain(r) + ")"
+		return "not by the end of the run, still draining: " + plots.Drain(r)
 	case model.Stuck:
-		return "never (stuck)"
+		return "never"
 	}
 	return "none (no fault to recover from)"
 }
