@@ -126,8 +126,12 @@ func (b memoryBudget) pool(cells int) sweep.Options {
 // run in which cells reached their share.
 func (b memoryBudget) text(cells int) string {
 	n := b.running(cells)
-	return fmt.Sprintf("-max-memory %s: each of the %d cell%s running at once may hold %s of simulation state as the engines count it, its share over %g (the heap holds up to %g times that count, and the collector needs room for %g%% more)",
-		model.Bytes(b.total), n, plural(n), model.Bytes(stateShare(b.total, n)), heapPerState*(1+collectorRoom), heapPerState, 100*collectorRoom)
+	who := "the one cell running"
+	if n > 1 {
+		who = fmt.Sprintf("each of the %d cells running at once", n)
+	}
+	return fmt.Sprintf("-max-memory %s: %s may hold %s of simulation state as the engines count it, its share over %g (the heap holds up to %g times that count, and the collector needs room for %g%% more)",
+		model.Bytes(b.total), who, model.Bytes(stateShare(b.total, n)), heapPerState*(1+collectorRoom), heapPerState, 100*collectorRoom)
 }
 
 // parseBytes reads a size: a number and a unit (B, KB, MB, GB, TB, each
