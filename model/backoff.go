@@ -166,3 +166,12 @@ func clampWait(x, capT float64) int64 {
 	}
 	return int64(math.Floor(x))
 }
+
+func (Backoff) bounds() []Bound {
+	return []Bound{
+		{"base", "", span(0, LongestWait)},
+		{"factor", "", Range{1, 100, ""}},
+		{"cap", "", span(0, LongestWait)},
+		{"jitter_step", "", span(0, LongestWait)},
+	}
+}

@@ -89,3 +89,19 @@ func (b *breaker) clearWindow() {
 	b.calls.reset()
 	b.fails.reset()
 }
+
+// bounds: a breaker of kind none reads none of its keys.
+func (Breaker) bounds() []Bound {
+	b := []Bound{
+		{"threshold", "consecutive", Range{1, 1e6, ""}},
+		{"ratio", "ratio", Range{0, 1, ""}},
+		{"min_calls", "ratio", Range{1, 1e9, ""}},
+		{"window", "ratio", span(0, LongestWait)},
+	}
+	for _, k := range []string{"consecutive", "ratio"} {
+		b = append(b, Bound{"open", k, span(0, LongestWait)}, Bound{"probes", k, Range{1, 1e6, ""}})
+	}
+	return b
+}
+
+func (b Breaker) kind() string { return b.Kind }

@@ -44,11 +44,14 @@ type hedgeCharger interface {
 }
 
 // budgetKind is one registered kind of retry budget: its name as written in
-// budget.kind, what makes its state, and its own checks of the budget keys.
+// budget.kind, what makes its state, the budget keys it reads with their
+// ranges, and its own checks of them.
 type budgetKind struct {
 	name     string
 	make     func(b *BudgetPlan, r *rng) budget
-	check    func(b Budget) *FieldError // nil when the kind needs no check beyond the common ones
+	bounds   []Bound                    // the numeric keys it reads, with their ranges
+	more     string                     // the key whose larger values let more retries through
+	check    func(b Budget) *FieldError // nil when the kind needs no check beyond its ranges
 	timeouts bool                       // succeed needs afterTimeout
 }
 
@@ -56,16 +59,30 @@ type budgetKind struct {
 // file with its type and one line here (model/doc.go shows how).
 func budgetKinds() []budgetKind {
 	return []budgetKind{
-		{name: "per_tick", make: newPerTickBudget},
-		{name: "ratio", make: newRatioBudget},
-		{name: "token_bucket", make: newTokenBucket, check: checkTokenBucket},
-		{name: "grpc", make: newGRPCThrottle, check: checkGRPCThrottle},
-		{name: "finagle", make: newFinagleBudget, check: checkFinagleBudget},
-		{name: "envoy", make: newEnvoyBudget},
-		{name: "aws", make: newAWSQuota, timeouts: true},
-		{name: "adaptive", make: newAdaptiveThrottle},
+		{name: "per_tick", make: newPerTickBudget, bounds: perTickBounds(), more: "ratio"},
+		{name: "ratio", make: newRatioBudget, bounds: ratioBounds(), more: "ratio"},
+		{name: "token_bucket", make: newTokenBucket, bounds: tokenBucketBounds(), more: "max_tokens"},
+		{name: "grpc", make: newGRPCThrottle, bounds: grpcBounds(), more: "max_tokens"},
+		{name: "finagle", make: newFinagleBudget, bounds: finagleBounds(), more: "percent_can_retry", check: checkFinagleBudget},
+		{name: "envoy", make: newEnvoyBudget, bounds: envoyBounds(), more: "budget_percent"},
+		{name: "aws", make: newAWSQuota, bounds: awsBounds(), more: "quota", timeouts: true},
+		{name: "adaptive", make: newAdaptiveThrottle, bounds: adaptiveBounds(), more: "k"},
 	}
 }
+
+// bounds declares the ranges of the budget keys: each kind's, for that kind.
+func (Budget) bounds() []Bound {
+	var out []Bound
+	for _, k := range budgetKinds() {
+		for _, b := range k.bounds {
+			b.Kind = k.name
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func (b Budget) kind() string { return b.Kind }
 
 // lookupBudget finds a budget kind by name.
 func lookupBudget(name string) (budgetKind, bool) {

@@ -18,6 +18,8 @@ func newRatioBudget(b *BudgetPlan, _ *rng) budget {
 	return &ratioBudget{ratio: b.Ratio, granted: b.Granted}
 }
 
+func ratioBounds() []Bound { return []Bound{{"ratio", "", Range{0, 1000, ""}}} }
+
 func (b *ratioBudget) send(retry bool, n int64) int64 {
 	switch {
 	case !retry:

@@ -94,7 +94,9 @@ func TestTokenBucket(t *testing.T) {
 	if got := b.fail(10, false, false); got != 3 {
 		t.Errorf("a bucket refilled past its size lets %d retry, want 3", got)
 	}
-	if e := checkTokenBucket(Budget{Kind: "token_bucket", MaxTokens: 0.5}); e == nil || e.Path != "budget.max_tokens" {
+	sc := Default()
+	sc.Budget.Kind, sc.Budget.MaxTokens = "token_bucket", 0.5
+	if e, ok := sc.Validate().(*FieldError); !ok || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0.5: %v", e)
 	}
 }
@@ -135,7 +137,9 @@ func TestGRPCThrottle(t *testing.T) {
 	if tokens() != 10 {
 		t.Errorf("tokens never exceed max_tokens: %v", tokens())
 	}
-	if e := checkGRPCThrottle(Budget{Kind: "grpc", MaxTokens: 0, TokenRatio: 0.1}); e == nil || e.Path != "budget.max_tokens" {
+	sc := Default()
+	sc.Budget.Kind, sc.Budget.MaxTokens = "grpc", 0
+	if e, ok := sc.Validate().(*FieldError); !ok || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0: %v", e)
 	}
 }
@@ -318,5 +322,63 @@ func TestBudgetHedges(t *testing.T) {
 	pt.(ticker).tick(0, 50) // 5 a tick
 	if a, b := bs.hedge(0, 0, 3), bs.hedge(0, 0, 3); a != 3 || b != 2 {
 		t.Errorf("per tick allowance of 5: hedges %d then %d, want 3 then 2", a, b)
+	}
+}
+
+// TestBudgetsCountBeyondTheirRanges: however large a budget's capacity, or
+// however small a cost, a kind answers a count from 0 to what was asked,
+// and a larger capacity never lets fewer through. A token bucket of 1e19
+// tokens answered -2^63 (its floor converted to an int64), which left a
+// negative count of calls in the queue server's waiting room and spun its
+// work loop; Validate keeps every key in a range where this cannot happen,
+// and the kinds' arithmetic holds beyond them too.
+func TestBudgetsCountBeyondTheirRanges(t *testing.T) {
+	const k = int64(MaxRate) // a second's worth at the highest load, at 1 s ticks
+	plan := func(set func(b *BudgetPlan)) *BudgetPlan {
+		p := budgetPlan(t, func(*Budget) {})
+		set(p)
+		return p
+	}
+	for _, c := range []struct {
+		name  string
+		small budget
+		large budget
+	}{
+		{"token_bucket max_tokens 1e19, 1e300",
+			newTokenBucket(plan(func(b *BudgetPlan) { b.MaxTokens = 1e19 }), nil),
+			newTokenBucket(plan(func(b *BudgetPlan) { b.MaxTokens = 1e300 }), nil)},
+		{"aws quota 1e19, 1e300",
+			newAWSQuota(plan(func(b *BudgetPlan) { b.Quota = 1e19 }), nil),
+			newAWSQuota(plan(func(b *BudgetPlan) { b.Quota = 1e300 }), nil)},
+		{"aws retry_cost 1e-10, 1e-300",
+			newAWSQuota(plan(func(b *BudgetPlan) { b.RetryCost = 1e-10 }), nil),
+			newAWSQuota(plan(func(b *BudgetPlan) { b.RetryCost = 1e-300 }), nil)},
+		{"grpc max_tokens 1e19, 1e300",
+			newGRPCThrottle(plan(func(b *BudgetPlan) { b.MaxTokens = 1e19 }), nil),
+			newGRPCThrottle(plan(func(b *BudgetPlan) { b.MaxTokens = 1e300 }), nil)},
+		{"finagle min_retries_per_sec 1e6, 1e300",
+			newFinagleBudget(plan(func(b *BudgetPlan) { b.MinRetriesPerSec = 1e6 }), nil),
+			newFinagleBudget(plan(func(b *BudgetPlan) { b.MinRetriesPerSec = 1e300 }), nil)},
+		{"finagle percent_can_retry 1e-300",
+			newFinagleBudget(plan(func(b *BudgetPlan) { b.PercentCanRetry = 1e-300; b.MinRetriesPerSec = 0 }), nil),
+			newFinagleBudget(plan(func(b *BudgetPlan) { b.PercentCanRetry = 1e-300 }), nil)},
+	} {
+		var small, large int64
+		for range 3 {
+			for _, b := range []budget{c.small, c.large} {
+				if x, ok := b.(ticker); ok {
+					x.tick(0, k)
+				}
+				b.send(false, k)
+			}
+			s, l := c.small.fail(k, false, false), c.large.fail(k, false, false)
+			if s < 0 || s > k || l < 0 || l > k {
+				t.Fatalf("%s: %d and %d of %d failed tries may retry", c.name, s, l, k)
+			}
+			small, large = small+s, large+l
+		}
+		if large < small {
+			t.Errorf("%s: the larger budget let %d retries through, the smaller %d", c.name, large, small)
+		}
 	}
 }

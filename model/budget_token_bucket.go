@@ -14,11 +14,8 @@ func newTokenBucket(b *BudgetPlan, _ *rng) budget {
 	return &tokenBucket{ratio: b.Ratio, max: b.MaxTokens, tokens: b.MaxTokens}
 }
 
-func checkTokenBucket(b Budget) *FieldError {
-	if b.MaxTokens < 1 {
-		return bad("budget.max_tokens", "a token bucket needs max_tokens ≥ 1, got %v", b.MaxTokens)
-	}
-	return nil
+func tokenBucketBounds() []Bound {
+	return []Bound{{"ratio", "", Range{0, 1000, ""}}, {"max_tokens", "", Range{1, 1e9, ""}}}
 }
 
 func (b *tokenBucket) send(_ bool, n int64) int64 { return n }
@@ -28,7 +25,10 @@ func (b *tokenBucket) fail(k int64, _, last bool) int64 {
 	if last {
 		return 0
 	}
-	ok := min(k, int64(math.Max(0, math.Floor(b.tokens))))
+	ok := k
+	if b.tokens < float64(k) { // compared as floats: a count converts, a bucket may not
+		ok = int64(math.Max(0, math.Floor(b.tokens)))
+	}
 	b.tokens -= float64(ok)
 	return ok
 }

@@ -17,6 +17,8 @@ type Change struct {
 	Then *Scenario `toml:"-"`
 }
 
+func (Change) bounds() []Bound { return []Bound{{"at", "", span(0, LongestRun)}} }
+
 // Setting is one key a change sets.
 type Setting struct {
 	Path  string // below [scenario]

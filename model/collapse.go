@@ -73,3 +73,7 @@ func (cl *collapse) offer(t, n int64) {
 		cl.sum += n
 	}
 }
+
+func (Collapse) bounds() []Bound {
+	return []Bound{{"slope", "", Range{0, 1000, ""}}, {"floor", "", Range{0, 1, ""}}, {"window", "", span(0, LongestWait)}}
+}

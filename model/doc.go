@@ -26,6 +26,7 @@
 //
 //	arrivals.go         open-loop arrivals: constant, Poisson (closed.go: the closed loop)
 //	backoff.go          a caller's waits before its retries: backoff and jitter
+//	bounds.go           the range every numeric key declares beside its kind, and its check
 //	budget.go           the budget interface, the registry of kinds, scopes
 //	budget_*.go         one file per kind: per_tick, ratio, token_bucket, grpc,
 //	                    finagle, envoy, aws, adaptive
@@ -124,13 +125,16 @@
 //		return ok
 //	}
 //
-// and this line in budgetKinds:
+// and this line in budgetKinds, with the range of every key it reads
+// (bounds.go: Validate refuses a value outside it, `stormlab keys` prints
+// it):
 //
-//	{name: "fixed", make: newFixedBudget},
+//	{name: "fixed", make: newFixedBudget, more: "max_tokens",
+//		bounds: []Bound{{"max_tokens", "", Range{0, 1e9, ""}}}},
 //
-// with a check function beside make when its keys need one (see
-// checkGRPCThrottle), the kind named in the doc tag of Budget.Kind, and a
-// test of its arithmetic step by step (budget_test.go). A server kind is
+// with a check function beside make when its keys need one beyond their
+// ranges (see checkFinagleBudget), the kind named in the doc tag of
+// Budget.Kind, and a test of its arithmetic step by step (budget_test.go). A server kind is
 // added alike: a type with the server interface in server_<kind>.go, its
 // ServerKind where Resolve picks it, and one case in newServer.
 package model

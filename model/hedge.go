@@ -166,3 +166,11 @@ func (s *stoch) timeoutHedged(g *group) (tries int64) {
 	hg.single[i], hg.paired = 0, 0
 	return tries
 }
+
+func (Hedge) bounds() []Bound {
+	return []Bound{
+		{"delay", "", span(0, LongestWait)},
+		{"percentile", "", Range{0, 99.99, ""}},
+		{"max_share", "", Range{0, 1, ""}},
+	}
+}

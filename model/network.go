@@ -46,3 +46,5 @@ func (s *stoch) netSplit(n int64, extra int64) []split {
 	}
 	return s.split
 }
+
+func (Network) bounds() []Bound { return []Bound{{"delay", "", span(0, LongestWait)}} }

@@ -397,8 +397,6 @@ func stochasticSupports(s *Scenario) error {
 		return bad("dependency.collapse.slope", "the latency server (capacity = 0, latency_slope > 0) collapses through its latency; collapse needs a capacity")
 	case latencyServer && s.Health.Rule == "queue":
 		return bad("health.rule", "the queue rule needs a capacity; the latency server (capacity = 0, latency_slope > 0) is judged by goodput")
-	case s.Clients > 1_000_000:
-		return bad("clients", "at most 1,000,000 clients are simulated, got %d", s.Clients)
 	case d.Queue == "none" && d.QueueLimit > 0 && !latencyServer:
 		return bad("dependency.queue_limit", "a loss server (queue = \"none\") has no waiting room to limit")
 	}

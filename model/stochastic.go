@@ -120,6 +120,16 @@ func (s *stoch) run() {
 	}
 }
 
+// poll counts one event of the tick and asks the guard every 4096 of them:
+// false when the run must end now.
+func (s *stoch) poll() bool {
+	if s.events++; s.events < 4096 {
+		return true
+	}
+	s.events = 0
+	return s.g.ok(s.live(), float64(s.now)*s.p.TickS)
+}
+
 // nextTick returns the next tick after t in which something can happen.
 func (s *stoch) nextTick(t int64) int64 {
 	if s.arr.next == t+1 || t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
@@ -169,11 +179,8 @@ func (s *stoch) step(t int64) {
 	// 2. events in scheduling order, then the new requests
 	if busy {
 		for i := 0; i < len(sl.lists[phStart]); i++ {
-			if s.events++; s.events == 4096 {
-				s.events = 0
-				if !s.g.ok(s.live(), float64(t)*p.TickS) {
-					return // the run ends here
-				}
+			if !s.poll() {
+				return // the run ends here
 			}
 			ev := &sl.lists[phStart][i]
 			switch ev.kind {
