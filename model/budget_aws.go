@@ -18,13 +18,13 @@ func newAWSQuota(b *BudgetPlan, _ *rng) budget {
 
 // awsBounds: a cost below a thousandth of a token would be lost against a
 // quota of a billion.
-func awsBounds() []Bound {
-	return []Bound{
-		{"quota", "", Range{0, 1e9, ""}},
-		{"retry_cost", "", Range{0.001, 1e6, ""}},
-		{"timeout_cost", "", Range{0.001, 1e6, ""}},
-		{"no_retry_increment", "", Range{0, 1e6, ""}},
-	}
+func awsBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst,
+		Bound{"quota", "", Range{0, 1e9, ""}, &b.Quota},
+		Bound{"retry_cost", "", Range{0.001, 1e6, ""}, &b.RetryCost},
+		Bound{"timeout_cost", "", Range{0.001, 1e6, ""}, &b.TimeoutCost},
+		Bound{"no_retry_increment", "", Range{0, 1e6, ""}, &b.NoRetryIncrement},
+	)
 }
 
 func (b *awsQuota) send(_ bool, n int64) int64 { return n }

@@ -35,12 +35,12 @@ func newFinagleBudget(b *BudgetPlan, _ *rng) budget {
 
 // finagleBounds: Finagle's RetryBudget takes a ttl from 1 s to 60 s and a
 // percent_can_retry from 0 to 1000.
-func finagleBounds() []Bound {
-	return []Bound{
-		{"ttl", "", span(Duration(time.Second), Duration(time.Minute))},
-		{"min_retries_per_sec", "", Range{0, 1e6, ""}},
-		{"percent_can_retry", "", Range{0, 1000, ""}},
-	}
+func finagleBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst,
+		Bound{"ttl", "", span(Duration(time.Second), Duration(time.Minute)), &b.TTL},
+		Bound{"min_retries_per_sec", "", Range{0, 1e6, ""}, &b.MinRetriesPerSec},
+		Bound{"percent_can_retry", "", Range{0, 1000, ""}, &b.PercentCanRetry},
+	)
 }
 
 func checkFinagleBudget(b Budget) *FieldError {

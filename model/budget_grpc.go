@@ -20,8 +20,8 @@ func newGRPCThrottle(b *BudgetPlan, _ *rng) budget {
 
 // grpcBounds: gRFC A6 takes max_tokens in (0, 1000] and a token_ratio above
 // 0, kept to three decimals.
-func grpcBounds() []Bound {
-	return []Bound{{"max_tokens", "", Range{0.001, 1000, ""}}, {"token_ratio", "", Range{0.001, 1000, ""}}}
+func grpcBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"max_tokens", "", Range{0.001, 1000, ""}, &b.MaxTokens}, Bound{"token_ratio", "", Range{0.001, 1000, ""}, &b.TokenRatio})
 }
 
 func (b *grpcThrottle) send(_ bool, n int64) int64 { return n }

@@ -14,8 +14,8 @@ func newTokenBucket(b *BudgetPlan, _ *rng) budget {
 	return &tokenBucket{ratio: b.Ratio, max: b.MaxTokens, tokens: b.MaxTokens}
 }
 
-func tokenBucketBounds() []Bound {
-	return []Bound{{"ratio", "", Range{0, 1000, ""}}, {"max_tokens", "", Range{1, 1e9, ""}}}
+func tokenBucketBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio}, Bound{"max_tokens", "", Range{1, 1e9, ""}, &b.MaxTokens})
 }
 
 func (b *tokenBucket) send(_ bool, n int64) int64 { return n }

@@ -17,7 +17,9 @@ type Change struct {
 	Then *Scenario `toml:"-"`
 }
 
-func (Change) bounds() []Bound { return []Bound{{"at", "", span(0, LongestRun)}} }
+func (c *Change) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"at", "", span(0, LongestRun), &c.At})
+}
 
 // Setting is one key a change sets.
 type Setting struct {

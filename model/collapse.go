@@ -74,6 +74,6 @@ func (cl *collapse) offer(t, n int64) {
 	}
 }
 
-func (Collapse) bounds() []Bound {
-	return []Bound{{"slope", "", Range{0, 1000, ""}}, {"floor", "", Range{0, 1, ""}}, {"window", "", span(0, LongestWait)}}
+func (c *Collapse) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"slope", "", Range{0, 1000, ""}, &c.Slope}, Bound{"floor", "", Range{0, 1, ""}, &c.Floor}, Bound{"window", "", span(0, LongestWait), &c.Window})
 }

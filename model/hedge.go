@@ -167,10 +167,10 @@ func (s *stoch) timeoutHedged(g *group) (tries int64) {
 	return tries
 }
 
-func (Hedge) bounds() []Bound {
-	return []Bound{
-		{"delay", "", span(0, LongestWait)},
-		{"percentile", "", Range{0, 99.99, ""}},
-		{"max_share", "", Range{0, 1, ""}},
-	}
+func (h *Hedge) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"delay", "", span(0, LongestWait), &h.Delay},
+		Bound{"percentile", "", Range{0, 99.99, ""}, &h.Percentile},
+		Bound{"max_share", "", Range{0, 1, ""}, &h.MaxShare},
+	)
 }

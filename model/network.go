@@ -47,4 +47,6 @@ func (s *stoch) netSplit(n int64, extra int64) []split {
 	return s.split
 }
 
-func (Network) bounds() []Bound { return []Bound{{"delay", "", span(0, LongestWait)}} }
+func (n *Network) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"delay", "", span(0, LongestWait), &n.Delay})
+}

@@ -43,17 +43,17 @@ type Scenario struct {
 }
 
 // bounds declares the ranges of the scenario's own numeric keys.
-func (Scenario) bounds() []Bound {
-	return []Bound{
-		{"tick", "", span(Duration(time.Microsecond), Duration(time.Hour))},
-		{"duration", "", span(Duration(time.Microsecond), LongestRun)},
-		{"load", "", Range{0, MaxRate, "requests/s"}},
-		{"clients", "", Range{0, 1e6, ""}},
-		{"think", "", span(0, LongestWait)},
-		{"layers", "", Range{0, 16, ""}},
-		{"deadline", "", span(0, LongestWait)},
-		{"replicates", "", Range{1, 10000, ""}},
-	}
+func (s *Scenario) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"tick", "", span(Duration(time.Microsecond), Duration(time.Hour)), &s.Tick},
+		Bound{"duration", "", span(Duration(time.Microsecond), LongestRun), &s.Duration},
+		Bound{"load", "", Range{0, MaxRate, "requests/s"}, &s.Load},
+		Bound{"clients", "", Range{0, 1e6, ""}, &s.Clients},
+		Bound{"think", "", span(0, LongestWait), &s.Think},
+		Bound{"layers", "", Range{0, 16, ""}, &s.Layers},
+		Bound{"deadline", "", span(0, LongestWait), &s.Deadline},
+		Bound{"replicates", "", Range{1, 10000, ""}, &s.Replicates},
+	)
 }
 
 // Initial is the state a run starts in: a system already loaded, for the
@@ -63,8 +63,8 @@ type Initial struct {
 	Abandoned int64 `toml:"abandoned" doc:"calls waiting at the dependency when the run starts whose callers have given up: work nobody waits for (dropped at once with drop_expired)"`
 }
 
-func (Initial) bounds() []Bound {
-	return []Bound{{"backlog", "", Range{0, MaxCalls, "requests"}}, {"abandoned", "", Range{0, MaxCalls, "calls"}}}
+func (i *Initial) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"backlog", "", Range{0, MaxCalls, "requests"}, &i.Backlog}, Bound{"abandoned", "", Range{0, MaxCalls, "calls"}, &i.Abandoned})
 }
 
 // Layer is one caller in the chain and its retry policy.
@@ -77,8 +77,8 @@ type Layer struct {
 	Hedge    Hedge    `toml:"hedge" doc:"hedged requests: a second copy of a slow call"`
 }
 
-func (Layer) bounds() []Bound {
-	return []Bound{{"attempts", "", Range{1, 1000, ""}}, {"timeout", "", span(0, LongestWait)}}
+func (l *Layer) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"attempts", "", Range{1, 1000, ""}, &l.Attempts}, Bound{"timeout", "", span(0, LongestWait), &l.Timeout})
 }
 
 // Hedge sends a second copy of a call that has no answer after a delay;
@@ -107,8 +107,8 @@ type Point struct {
 	Load float64  `toml:"load" doc:"new user requests per second then"`
 }
 
-func (Point) bounds() []Bound {
-	return []Bound{{"at", "", span(0, LongestRun)}, {"load", "", Range{0, MaxRate, "requests/s"}}}
+func (p *Point) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"at", "", span(0, LongestRun), &p.At}, Bound{"load", "", Range{0, MaxRate, "requests/s"}, &p.Load})
 }
 
 // Backoff is the wait before a retry, after the failure is seen.
@@ -160,18 +160,18 @@ type Dependency struct {
 	Network            Network  `toml:"network" doc:"delay between layers"`
 }
 
-func (Dependency) bounds() []Bound {
-	return []Bound{
-		{"capacity", "", Range{0, MaxRate, "calls/s"}},
-		{"queue_limit", "", Range{0, MaxCalls, "calls"}},
-		{"failure_probability", "", Range{0, 1, ""}},
-		{"flaky_share", "", Range{0, 1, ""}},
-		{"flaky_failures", "", Range{0, 1000, ""}},
-		{"fatal_share", "", Range{0, 1, ""}},
-		{"pushback", "", Range{0, MaxCalls, "calls"}},
-		{"latency", "", span(0, LongestWait)},
-		{"latency_slope", "", span(0, LongestWait)},
-	}
+func (d *Dependency) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"capacity", "", Range{0, MaxRate, "calls/s"}, &d.Capacity},
+		Bound{"queue_limit", "", Range{0, MaxCalls, "calls"}, &d.QueueLimit},
+		Bound{"failure_probability", "", Range{0, 1, ""}, &d.FailureProbability},
+		Bound{"flaky_share", "", Range{0, 1, ""}, &d.FlakyShare},
+		Bound{"flaky_failures", "", Range{0, 1000, ""}, &d.FlakyFailures},
+		Bound{"fatal_share", "", Range{0, 1, ""}, &d.FatalShare},
+		Bound{"pushback", "", Range{0, MaxCalls, "calls"}, &d.Pushback},
+		Bound{"latency", "", span(0, LongestWait), &d.Latency},
+		Bound{"latency_slope", "", span(0, LongestWait), &d.LatencySlope},
+	)
 }
 
 // Collapse makes an overloaded dependency do less useful work: above
@@ -205,17 +205,17 @@ type Fault struct {
 
 // bounds: a slowdown by a factor below 1/1000 would be a speed-up to a
 // capacity no tick can count; a spike of factor 0 stops the arrivals.
-func (Fault) bounds() []Bound {
-	return []Bound{
-		{"start", "", span(0, LongestRun)},
-		{"length", "", span(0, LongestRun)},
-		{"capacity", "degradation", Range{0, MaxRate, "calls/s"}},
-		{"factor", "slowdown", Range{0.001, 1e6, ""}},
-		{"factor", "spike", Range{0, 1e6, ""}},
-	}
+func (f *Fault) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"start", "", span(0, LongestRun), &f.Start},
+		Bound{"length", "", span(0, LongestRun), &f.Length},
+		Bound{"capacity", "degradation", Range{0, MaxRate, "calls/s"}, &f.Capacity},
+		Bound{"factor", "slowdown", Range{0.001, 1e6, ""}, &f.Factor},
+		Bound{"factor", "spike", Range{0, 1e6, ""}, &f.Factor},
+	)
 }
 
-func (f Fault) kind() string { return f.Kind }
+func (f *Fault) kind() string { return f.Kind }
 
 // Health says what counts as healthy, as the user at the edge sees it. The
 // queue rule: the work waiting at the dependency is at most capacity × (the
@@ -229,8 +229,8 @@ type Health struct {
 	Window  Duration `toml:"window" doc:"goodput rule: the window it is measured over"`
 }
 
-func (Health) bounds() []Bound {
-	return []Bound{{"goodput", "", Range{0.001, 1, ""}}, {"window", "", span(Duration(time.Microsecond), LongestWait)}}
+func (h *Health) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"goodput", "", Range{0.001, 1, ""}, &h.Goodput}, Bound{"window", "", span(Duration(time.Microsecond), LongestWait), &h.Window})
 }
 
 // Default returns the scenario every experiment starts from: the 30-second
@@ -336,10 +336,17 @@ const (
 	MaxCalls = 1 << 53 // calls one run can make: requests × attempts per request
 )
 
-// peakRate is the highest arrival rate of the run: the load times the
-// largest product of spike factors that can overlap.
+// peakRate is the highest arrival rate of the run: the load (the highest
+// point of its shape) times the largest product of spike factors that can
+// overlap.
 func (s *Scenario) peakRate() float64 {
 	r := s.Load
+	if len(s.Shape) > 0 {
+		r = 0
+		for _, pt := range s.Shape {
+			r = math.Max(r, pt.Load)
+		}
+	}
 	for _, f := range s.Fault {
 		if f.Kind == "spike" && f.Factor > 1 && f.Length > 0 {
 			r *= f.Factor
@@ -349,6 +356,22 @@ func (s *Scenario) peakRate() float64 {
 		r = math.Max(r, float64(s.Clients)/math.Max(s.Tick.Seconds(), s.Think.Seconds()))
 	}
 	return r
+}
+
+// mostCalls bounds the calls one run can put on the dependency: every
+// request that can arrive (at the peak rate for the whole run, a burst's,
+// the initial backlog) making every attempt the chain allows, each with a
+// hedge where the bottom layer hedges them all.
+func (s *Scenario) mostCalls() float64 {
+	requests := s.peakRate()*s.Duration.Seconds() + float64(s.Initial.Backlog)
+	if s.Arrivals == "burst" {
+		requests += float64(s.Clients)
+	}
+	calls := requests * float64(s.FlatAttempts())
+	if h := s.chainLayer(s.chainLen() - 1).Hedge; h.Delay > 0 {
+		calls *= 1 + h.MaxShare
+	}
+	return calls
 }
 
 // indexed is the path prefix of item i of a list of tables ("layer.2."),
@@ -395,6 +418,12 @@ func (s *Scenario) Validate() error {
 		oneOf("dependency.collapse.demand", s.Dependency.Collapse.Demand, "", "queue", "offered"),
 		oneOf("health.rule", s.Health.Rule, "", "queue", "goodput"),
 	}
+	for i, l := range s.Layer {
+		p := indexed("layer", i)
+		check = append(check, oneOf(p+"backoff.kind", l.Backoff.Kind, "none", "constant", "exponential"),
+			oneOf(p+"backoff.jitter", l.Backoff.Jitter, "none", "full", "equal", "decorrelated"),
+			oneOf(p+"breaker.kind", l.Breaker.Kind, "", "none", "consecutive", "ratio"))
+	}
 	for i, f := range s.Fault {
 		check = append(check, oneOf(indexed("fault", i)+"kind", f.Kind, "outage", "degradation", "slowdown", "spike"))
 	}
@@ -421,13 +450,9 @@ func (s *Scenario) Validate() error {
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
-		if e := l.Backoff.validate(p + "backoff."); e != nil {
-			return e
-		}
-		if e := l.Breaker.validate(p + "breaker."); e != nil {
-			return e
-		}
 		switch h := l.Hedge; {
+		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
+			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
 		case h.Percentile > 0 && h.Delay == 0:
 			return bad(p+"hedge.delay", "percentile hedging needs a delay too: the one used until answers have been seen")
 		case h.Delay > 0 && h.MaxShare == 0:
@@ -446,13 +471,12 @@ func (s *Scenario) Validate() error {
 	}
 	// Every count must stay exact: the calls a run can make, requests ×
 	// attempts, below 2^53 (and far below an int64's limit).
-	if calls := s.peakRate() * s.Duration.Seconds() * float64(s.FlatAttempts()); calls > MaxCalls {
-		return bad("load", "%v requests/s (%v at the highest spike) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
-			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), calls, float64(MaxCalls))
-	}
 	switch i := s.Initial; {
 	case float64(i.Backlog)*float64(s.FlatAttempts()) > MaxCalls:
 		return bad("initial.backlog", "times the %d attempts a request may make, must be at most %.3g, got %d", s.FlatAttempts(), float64(MaxCalls), i.Backlog)
+	case s.mostCalls() > MaxCalls:
+		return bad("load", "%v requests/s (%v at the highest spike or point of the shape) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
+			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), s.mostCalls(), float64(MaxCalls))
 	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !(s.Dependency.Capacity == 0 && s.Dependency.LatencySlope > 0):
 		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
@@ -460,40 +484,6 @@ func (s *Scenario) Validate() error {
 		return e
 	}
 	return s.validateChanges()
-}
-
-func (b Backoff) validate(p string) *FieldError {
-	if e := oneOf(p+"kind", b.Kind, "none", "constant", "exponential"); e != nil {
-		return e
-	}
-	if e := oneOf(p+"jitter", b.Jitter, "none", "full", "equal", "decorrelated"); e != nil {
-		return e
-	}
-	switch {
-	case b.JitterStep > 0 && b.Jitter == "none":
-		return bad(p+"jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
-	case b.Kind != "none" && b.Base == 0:
-		return bad(p+"base", "a %s backoff needs a base wait > 0", b.Kind)
-	}
-	return nil
-}
-
-func (b Breaker) validate(p string) *FieldError {
-	if e := oneOf(p+"kind", b.Kind, "", "none", "consecutive", "ratio"); e != nil {
-		return e
-	}
-	if b.Kind == "none" || b.Kind == "" {
-		return nil
-	}
-	switch {
-	case b.Kind == "ratio" && b.Ratio == 0:
-		return bad(p+"ratio", "a failure-ratio breaker needs a ratio above 0, got %v", b.Ratio)
-	case b.Kind == "ratio" && b.Window <= 0:
-		return bad(p+"window", "a failure-ratio breaker needs a window > 0, got %v", b.Window)
-	case b.Open <= 0:
-		return bad(p+"open", "a breaker needs an open span > 0, got %v", b.Open)
-	}
-	return nil
 }
 
 func (b Budget) validate() *FieldError {

@@ -111,7 +111,7 @@ func (s *stoch) run() {
 		}
 		s.step(t)
 		last = t
-		if s.g != nil && !s.g.ok(s.live(), float64(t)*p.TickS) {
+		if s.g != nil && !s.g.tick(s.live(), float64(t)*p.TickS) {
 			return
 		}
 	}
