@@ -58,7 +58,7 @@ func TestTippingBadInput(t *testing.T) {
 		{"out of the model's bounds", "key = \"load\"\nfrom = 1\nto = 2e9\ntolerance = 1e8\n", []string{"x.toml:9:1: tipping.to", "must be a number from 0 to 1e+09 requests/s, got 2e+09", "search from cell load="}},
 		{"x not an axis", "key = \"blip\"\nfrom = 0\nto = 9\nx = \"lode\"\n", []string{"x.toml:10:1: tipping.x", "not a grid axis"}},
 		{"x the key", "key = \"load\"\nfrom = 1\nto = 9\ntolerance = 1\nx = \"load\"\n", []string{"tipping.x", "the key the search moves"}},
-		{"scan of one", "key = \"blip\"\nfrom = 0\nto = 9\nscan = 1\n", []string{"x.toml:10:1: tipping.scan", "from 2 to 1,000"}},
+		{"scan of one", "key = \"blip\"\nfrom = 0\nto = 9\nscan = 1\n", []string{"x.toml:10:1: tipping.scan: must be a whole number from 2 to 1000 points, got 1"}},
 		{"unknown setting", "key = \"blip\"\nfrom = 0\nto = 9\ntolerence = 1\n", []string{"x.toml:10:1: tipping.tolerence: unknown key (did you mean \"tolerance\"?)"}},
 		{"points beyond the bound", "key = \"load\"\nfrom = 0\nto = 1e9\ntolerance = 1e-3\n", []string{"tipping.tolerance", "more than 1000000000"}},
 	} {
