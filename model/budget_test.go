@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -334,51 +335,42 @@ func TestBudgetHedges(t *testing.T) {
 // and the kinds' arithmetic holds beyond them too.
 func TestBudgetsCountBeyondTheirRanges(t *testing.T) {
 	const k = int64(MaxRate) // a second's worth at the highest load, at 1 s ticks
-	plan := func(set func(b *BudgetPlan)) *BudgetPlan {
-		p := budgetPlan(t, func(*Budget) {})
-		set(p)
-		return p
-	}
 	for _, c := range []struct {
-		name  string
-		small budget
-		large budget
+		key          string
+		make         func(*BudgetPlan, *rng) budget
+		set          func(b *BudgetPlan, x float64)
+		small, large float64
 	}{
-		{"token_bucket max_tokens 1e19, 1e300",
-			newTokenBucket(plan(func(b *BudgetPlan) { b.MaxTokens = 1e19 }), nil),
-			newTokenBucket(plan(func(b *BudgetPlan) { b.MaxTokens = 1e300 }), nil)},
-		{"aws quota 1e19, 1e300",
-			newAWSQuota(plan(func(b *BudgetPlan) { b.Quota = 1e19 }), nil),
-			newAWSQuota(plan(func(b *BudgetPlan) { b.Quota = 1e300 }), nil)},
-		{"aws retry_cost 1e-10, 1e-300",
-			newAWSQuota(plan(func(b *BudgetPlan) { b.RetryCost = 1e-10 }), nil),
-			newAWSQuota(plan(func(b *BudgetPlan) { b.RetryCost = 1e-300 }), nil)},
-		{"grpc max_tokens 1e19, 1e300",
-			newGRPCThrottle(plan(func(b *BudgetPlan) { b.MaxTokens = 1e19 }), nil),
-			newGRPCThrottle(plan(func(b *BudgetPlan) { b.MaxTokens = 1e300 }), nil)},
-		{"finagle min_retries_per_sec 1e6, 1e300",
-			newFinagleBudget(plan(func(b *BudgetPlan) { b.MinRetriesPerSec = 1e6 }), nil),
-			newFinagleBudget(plan(func(b *BudgetPlan) { b.MinRetriesPerSec = 1e300 }), nil)},
-		{"finagle percent_can_retry 1e-300",
-			newFinagleBudget(plan(func(b *BudgetPlan) { b.PercentCanRetry = 1e-300; b.MinRetriesPerSec = 0 }), nil),
-			newFinagleBudget(plan(func(b *BudgetPlan) { b.PercentCanRetry = 1e-300 }), nil)},
+		{"token_bucket max_tokens", newTokenBucket, func(b *BudgetPlan, x float64) { b.MaxTokens = x }, 1e19, 1e300},
+		{"aws quota", newAWSQuota, func(b *BudgetPlan, x float64) { b.Quota = x }, 1e19, 1e300},
+		{"aws 1 / retry_cost", newAWSQuota, func(b *BudgetPlan, x float64) { b.RetryCost = 1 / x }, 1e10, 1e300},
+		{"grpc max_tokens", newGRPCThrottle, func(b *BudgetPlan, x float64) { b.MaxTokens = x }, 1e19, 1e300},
+		{"finagle min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) { b.MinRetriesPerSec = x }, 1e6, 1e300},
+		{"finagle percent_can_retry 1e-300, min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) { b.PercentCanRetry, b.MinRetriesPerSec = 1e-300, x }, 0, 10},
 	} {
+		var bs [2]budget
+		for i, x := range []float64{c.small, c.large} {
+			p := budgetPlan(t, func(*Budget) {})
+			c.set(p, x)
+			bs[i] = c.make(p, nil)
+		}
+		name := fmt.Sprintf("%s %g, %g", c.key, c.small, c.large)
 		var small, large int64
 		for range 3 {
-			for _, b := range []budget{c.small, c.large} {
+			for _, b := range bs {
 				if x, ok := b.(ticker); ok {
 					x.tick(0, k)
 				}
 				b.send(false, k)
 			}
-			s, l := c.small.fail(k, false, false), c.large.fail(k, false, false)
+			s, l := bs[0].fail(k, false, false), bs[1].fail(k, false, false)
 			if s < 0 || s > k || l < 0 || l > k {
-				t.Fatalf("%s: %d and %d of %d failed tries may retry", c.name, s, l, k)
+				t.Fatalf("%s: %d and %d of %d failed tries may retry", name, s, l, k)
 			}
 			small, large = small+s, large+l
 		}
 		if large < small {
-			t.Errorf("%s: the larger budget let %d retries through, the smaller %d", c.name, large, small)
+			t.Errorf("%s: the larger budget let %d retries through, the smaller %d", name, large, small)
 		}
 	}
 }
