@@ -79,26 +79,6 @@ func decodeAs[T any](dst *T, v any, want string) error {
 	return nil
 }
 
-// nonNegative is a number ≥ 0, written as a whole number or not.
-type nonNegative float64
-
-func (n *nonNegative) UnmarshalTOML(v any) error {
-	var x float64
-	switch y := v.(type) {
-	case int64:
-		x = float64(y)
-	case float64:
-		x = y
-	default:
-		return fmt.Errorf("wants a number ≥ 0, got %s", sweep.Describe(v))
-	}
-	if x < 0 {
-		return fmt.Errorf("wants a number ≥ 0, got %v", x)
-	}
-	*n = nonNegative(x)
-	return nil
-}
-
 // tablesAt reads the list of tables written at key, nil when there is
 // none; want says what its entries are, for the message.
 func (e *Experiment) tablesAt(key string, v any, want string) ([]map[string]any, error) {

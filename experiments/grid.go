@@ -142,10 +142,14 @@ func expandRange(m map[string]any, durations bool, limit int) ([]any, error) {
 			return 0, fmt.Errorf("a range needs %s", k)
 		}
 		switch x := v.(type) {
-		case int64:
-			return float64(x), nil // seconds, for a duration
-		case float64:
-			return x, nil
+		case int64, float64:
+			f := sweep.Float(x)
+			if durations {
+				if _, err := model.DurationOf(f); err != nil { // seconds
+					return 0, fmt.Errorf("%s: %v", k, err)
+				}
+			}
+			return f, nil
 		case string:
 			d, err := model.ParseDuration(x)
 			if err != nil {

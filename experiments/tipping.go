@@ -36,16 +36,18 @@ const DefaultScan = 5
 // maxPoints bounds a search's line of values.
 const maxPoints = 1_000_000_000
 
-// scanCount is a search's scan: a whole number from 2 to 1,000.
+// scanCount is a search's scan: the points tried before bisecting, both
+// ends included.
 type scanCount int
 
+func (scanCount) bounds() model.KeyRange {
+	return model.KeyRange{Whole: true, Range: model.Range{Min: 2, Max: 1000, Unit: "points"}}
+}
+
 func (s *scanCount) UnmarshalTOML(v any) error {
-	n, ok := v.(int64)
-	if !ok || n < 2 || n > 1000 {
-		return fmt.Errorf("wants a whole number from 2 to 1,000 (points tried before bisecting, both ends included), got %s", sweep.Describe(v))
-	}
-	*s = scanCount(n)
-	return nil
+	x, err := readNumber(v, s.bounds())
+	*s = scanCount(x)
+	return err
 }
 
 // readTipping reads the [tipping] section, or the [[tipping]] entries: the

@@ -55,10 +55,10 @@ func TestTippingBadInput(t *testing.T) {
 		{"part of a tick", "key = \"blip\"\nfrom = \"0s\"\nto = \"2s\"\ntolerance = \"500ms\"\n", []string{"x.toml:10:1: tipping.tolerance", "not a whole number of ticks (tick = 1s)"}},
 		{"load without tolerance", "key = \"load\"\nfrom = 1\nto = 99\n", []string{"x.toml:6:2: tipping", "needs a tolerance", "requests/s"}},
 		{"load as a duration", "key = \"load\"\nfrom = \"1s\"\nto = 99\ntolerance = 1\n", []string{"x.toml:8:1: tipping.from", "wants a number"}},
-		{"out of the model's bounds", "key = \"load\"\nfrom = 1\nto = 2e9\ntolerance = 1e8\n", []string{"x.toml:9:1: tipping.to", "at most 1e9", "search from cell load="}},
+		{"out of the model's bounds", "key = \"load\"\nfrom = 1\nto = 2e9\ntolerance = 1e8\n", []string{"x.toml:9:1: tipping.to", "must be a number from 0 to 1e+09 requests/s, got 2e+09", "search from cell load="}},
 		{"x not an axis", "key = \"blip\"\nfrom = 0\nto = 9\nx = \"lode\"\n", []string{"x.toml:10:1: tipping.x", "not a grid axis"}},
 		{"x the key", "key = \"load\"\nfrom = 1\nto = 9\ntolerance = 1\nx = \"load\"\n", []string{"tipping.x", "the key the search moves"}},
-		{"scan of one", "key = \"blip\"\nfrom = 0\nto = 9\nscan = 1\n", []string{"x.toml:10:1: tipping.scan", "from 2 to 1,000"}},
+		{"scan of one", "key = \"blip\"\nfrom = 0\nto = 9\nscan = 1\n", []string{"x.toml:10:1: tipping.scan: must be a whole number from 2 to 1000 points, got 1"}},
 		{"unknown setting", "key = \"blip\"\nfrom = 0\nto = 9\ntolerence = 1\n", []string{"x.toml:10:1: tipping.tolerence: unknown key (did you mean \"tolerance\"?)"}},
 		{"points beyond the bound", "key = \"load\"\nfrom = 0\nto = 1e9\ntolerance = 1e-3\n", []string{"tipping.tolerance", "more than 1000000000"}},
 	} {

@@ -7,12 +7,40 @@ import (
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 )
 
 // toleranceTable is one column's entry of [tolerance] as a file writes it.
 type toleranceTable struct {
-	Abs nonNegative `toml:"abs"`
-	Rel nonNegative `toml:"rel"`
+	Abs absTolerance `toml:"abs"`
+	Rel relTolerance `toml:"rel"`
+}
+
+// absTolerance is how far a number may move, in the column's unit: up to
+// any count a run makes.
+type absTolerance float64
+
+func (absTolerance) bounds() model.KeyRange {
+	return model.KeyRange{Range: model.Range{Min: 0, Max: model.MaxCalls}}
+}
+
+func (a *absTolerance) UnmarshalTOML(v any) error {
+	x, err := readNumber(v, a.bounds())
+	*a = absTolerance(x)
+	return err
+}
+
+// relTolerance is how far a number may move as a share of its baseline.
+type relTolerance float64
+
+func (relTolerance) bounds() model.KeyRange {
+	return model.KeyRange{Range: model.Range{Min: 0, Max: 1000}}
+}
+
+func (r *relTolerance) UnmarshalTOML(v any) error {
+	x, err := readNumber(v, r.bounds())
+	*r = relTolerance(x)
+	return err
 }
 
 // readTolerance reads [tolerance]: per results.csv column, { abs, rel }.

@@ -1,10 +1,8 @@
 package experiments
 
 import (
-	"fmt"
-
 	"github.com/stormlab/stormlab/experiments/spec"
-	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 )
 
 // topLevel is the top of an experiment file: its metadata, and the
@@ -31,28 +29,31 @@ type topLevel struct {
 	Tipping   any      `toml:"tipping"`
 }
 
-// seed is the experiment seed: a whole number ≥ 0.
+// seed is the experiment seed: a whole number every float64 holds
+// exactly, as the live explorer's pages do.
 type seed uint64
 
-func (s *seed) UnmarshalTOML(v any) error {
-	n, ok := v.(int64)
-	if !ok || n < 0 {
-		return fmt.Errorf("wants a whole number ≥ 0, got %s", sweep.Describe(v))
-	}
-	*s = seed(n)
-	return nil
+func (seed) bounds() model.KeyRange {
+	return model.KeyRange{Whole: true, Range: model.Range{Min: 0, Max: 1<<53 - 1}}
 }
 
-// maxCells caps the grid: a whole number from 1 to 1,000,000.
+func (s *seed) UnmarshalTOML(v any) error {
+	x, err := readNumber(v, s.bounds())
+	*s = seed(x)
+	return err
+}
+
+// maxCells caps the grid.
 type maxCells int
 
+func (maxCells) bounds() model.KeyRange {
+	return model.KeyRange{Whole: true, Range: model.Range{Min: 1, Max: 1_000_000, Unit: "cells"}}
+}
+
 func (m *maxCells) UnmarshalTOML(v any) error {
-	n, ok := v.(int64)
-	if !ok || n < 1 || n > 1_000_000 {
-		return fmt.Errorf("wants a whole number between 1 and 1,000,000, got %s", sweep.Describe(v))
-	}
-	*m = maxCells(n)
-	return nil
+	x, err := readNumber(v, m.bounds())
+	*m = maxCells(x)
+	return err
 }
 
 // readTop checks every top-level key and reads the metadata into the

@@ -28,10 +28,8 @@ func (m *moment) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case string:
 		m.d, err = model.ParseDuration(x)
-	case int64:
-		m.d = model.Seconds(float64(x))
-	case float64:
-		m.d = model.Seconds(x)
+	case int64, float64:
+		m.d, err = model.DurationOf(sweep.Float(x))
 	default:
 		return fmt.Errorf("wants a time such as \"40s\", got %s", sweep.Describe(v))
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // waits is one caller's wait before each retry, in ticks, after the failure
 // is seen: none = 0; constant = base; exponential = min(cap, base ×
@@ -166,3 +169,16 @@ func clampWait(x, capT float64) int64 {
 	}
 	return int64(math.Floor(x))
 }
+
+// bounds: a backoff of kind none reads none of its waits.
+func (b *Backoff) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"base", "constant", span(Duration(time.Microsecond), LongestWait), &b.Base},
+		Bound{"base", "exponential", span(Duration(time.Microsecond), LongestWait), &b.Base},
+		Bound{"factor", "exponential", Range{1, 100, ""}, &b.Factor},
+		Bound{"cap", "exponential", span(0, LongestWait), &b.Cap},
+		Bound{"jitter_step", "", span(0, LongestWait), &b.JitterStep},
+	)
+}
+
+func (b *Backoff) kind() string { return b.Kind }

@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // breaker is a circuit breaker on one layer's calls (for one client when
 // clients are modelled): closed, it counts outcomes and trips open after
 // threshold consecutive failures, or when failures are at least ratio of
@@ -92,3 +94,19 @@ func (b *breaker) clearWindow() {
 	b.calls.reset()
 	b.fails.reset()
 }
+
+// bounds: a breaker of kind none reads none of its keys.
+func (b *Breaker) bounds(dst []Bound) []Bound {
+	dst = append(dst,
+		Bound{"threshold", "consecutive", Range{1, 1e6, ""}, &b.Threshold},
+		Bound{"ratio", "ratio", Range{0.001, 1, ""}, &b.Ratio},
+		Bound{"min_calls", "ratio", Range{1, 1e9, ""}, &b.MinCalls},
+		Bound{"window", "ratio", span(Duration(time.Microsecond), LongestWait), &b.Window},
+	)
+	for _, k := range [...]string{"consecutive", "ratio"} {
+		dst = append(dst, Bound{"open", k, span(Duration(time.Microsecond), LongestWait), &b.Open}, Bound{"probes", k, Range{1, 1e6, ""}, &b.Probes})
+	}
+	return dst
+}
+
+func (b *Breaker) kind() string { return b.Kind }

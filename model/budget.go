@@ -44,28 +44,59 @@ type hedgeCharger interface {
 }
 
 // budgetKind is one registered kind of retry budget: its name as written in
-// budget.kind, what makes its state, and its own checks of the budget keys.
+// budget.kind, what makes its state, the budget keys it reads with their
+// ranges, and its own checks of them.
 type budgetKind struct {
 	name     string
 	make     func(b *BudgetPlan, r *rng) budget
-	check    func(b Budget) *FieldError // nil when the kind needs no check beyond the common ones
-	timeouts bool                       // succeed needs afterTimeout
+	bounds   func(b *Budget, dst []Bound) []Bound // appends the numeric keys of b it reads, with their ranges
+	more     string                               // the key whose larger values let more retries through
+	check    func(b Budget) *FieldError           // nil when the kind needs no check beyond its ranges
+	timeouts bool                                 // succeed needs afterTimeout
 }
 
 // budgetKinds lists every retry budget stormlab models. Adding one is a new
 // file with its type and one line here (model/doc.go shows how).
 func budgetKinds() []budgetKind {
 	return []budgetKind{
-		{name: "per_tick", make: newPerTickBudget},
-		{name: "ratio", make: newRatioBudget},
-		{name: "token_bucket", make: newTokenBucket, check: checkTokenBucket},
-		{name: "grpc", make: newGRPCThrottle, check: checkGRPCThrottle},
-		{name: "finagle", make: newFinagleBudget, check: checkFinagleBudget},
-		{name: "envoy", make: newEnvoyBudget},
-		{name: "aws", make: newAWSQuota, timeouts: true},
-		{name: "adaptive", make: newAdaptiveThrottle},
+		{name: "per_tick", make: newPerTickBudget, bounds: perTickBounds, more: "ratio"},
+		{name: "ratio", make: newRatioBudget, bounds: ratioBounds, more: "ratio"},
+		{name: "token_bucket", make: newTokenBucket, bounds: tokenBucketBounds, more: "max_tokens"},
+		{name: "grpc", make: newGRPCThrottle, bounds: grpcBounds, more: "max_tokens"},
+		{name: "finagle", make: newFinagleBudget, bounds: finagleBounds, more: "percent_can_retry", check: checkFinagleBudget},
+		{name: "envoy", make: newEnvoyBudget, bounds: envoyBounds, more: "budget_percent"},
+		{name: "aws", make: newAWSQuota, bounds: awsBounds, more: "quota", timeouts: true},
+		{name: "adaptive", make: newAdaptiveThrottle, bounds: adaptiveBounds, more: "k"},
 	}
 }
+
+// bounds declares the ranges of the budget keys: each kind's, for that kind.
+func (b *Budget) bounds(dst []Bound) []Bound {
+	for _, k := range budgetKinds() {
+		dst = b.boundsOf(k, dst)
+	}
+	return dst
+}
+
+// kindBounds is the ranges of the keys one kind reads; none for "none".
+func (b *Budget) kindBounds(kind string, dst []Bound) []Bound {
+	if k, ok := lookupBudget(kind); ok {
+		return b.boundsOf(k, dst)
+	}
+	return dst
+}
+
+// boundsOf appends k's ranges, each marked as k's.
+func (b *Budget) boundsOf(k budgetKind, dst []Bound) []Bound {
+	n := len(dst)
+	dst = k.bounds(b, dst)
+	for i := n; i < len(dst); i++ {
+		dst[i].Kind = k.name
+	}
+	return dst
+}
+
+func (b *Budget) kind() string { return b.Kind }
 
 // lookupBudget finds a budget kind by name.
 func lookupBudget(name string) (budgetKind, bool) {

@@ -17,6 +17,10 @@ func newAdaptiveThrottle(b *BudgetPlan, r *rng) budget {
 	return &adaptiveThrottle{k: b.K, r: r, tries: w, accepts: w}
 }
 
+func adaptiveBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"k", "", Range{0, 1000, ""}, &b.K}, Bound{"window", "", span(0, LongestWait), &b.Window})
+}
+
 func (a *adaptiveThrottle) tick(t, _ int64) {
 	a.tries.slide(t)
 	a.accepts.slide(t)

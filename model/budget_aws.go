@@ -16,6 +16,17 @@ func newAWSQuota(b *BudgetPlan, _ *rng) budget {
 	return &awsQuota{max: b.Quota, tokens: b.Quota, cost: b.RetryCost, timeoutCost: b.TimeoutCost, increase: b.NoRetryIncrement}
 }
 
+// awsBounds: a cost below a thousandth of a token would be lost against a
+// quota of a billion.
+func awsBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst,
+		Bound{"quota", "", Range{0, 1e9, ""}, &b.Quota},
+		Bound{"retry_cost", "", Range{0.001, 1e6, ""}, &b.RetryCost},
+		Bound{"timeout_cost", "", Range{0.001, 1e6, ""}, &b.TimeoutCost},
+		Bound{"no_retry_increment", "", Range{0, 1e6, ""}, &b.NoRetryIncrement},
+	)
+}
+
 func (b *awsQuota) send(_ bool, n int64) int64 { return n }
 func (b *awsQuota) end(bool, int64)            {}
 
@@ -28,8 +39,8 @@ func (b *awsQuota) fail(k int64, timeout, last bool) int64 {
 		c = b.timeoutCost
 	}
 	ok := k
-	if c > 0 {
-		ok = min(k, int64(math.Floor(b.tokens/c+1e-9)))
+	if n := math.Floor(b.tokens/c + 1e-9); c > 0 && n < float64(k) { // compared as floats: a count converts, tokens/c may not
+		ok = int64(math.Max(0, n))
 	}
 	b.tokens -= float64(ok) * c
 	return ok

@@ -16,6 +16,10 @@ func newEnvoyBudget(b *BudgetPlan, _ *rng) budget {
 	return &envoyBudget{share: b.BudgetPercent / 100, floor: int64(b.MinRetryConcurrency)}
 }
 
+func envoyBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"budget_percent", "", Range{0, 100, "%"}, &b.BudgetPercent}, Bound{"min_retry_concurrency", "", Range{0, 1e6, ""}, &b.MinRetryConcurrency})
+}
+
 func (b *envoyBudget) send(_ bool, n int64) int64 {
 	b.active += n
 	return n

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"math"
+	"time"
+)
+
 // finagleBudget is Finagle's RetryBudget: every request deposits, a retry
 // withdraws, and deposits and withdrawals expire after ttl; a retry is
 // allowed while the balance covers it. In Finagle's integer form a deposit
@@ -7,7 +12,9 @@ package model
 // sum over the last ttl (kept in ten slices, as its WindowedAdder does)
 // plus a reserve of min_retries_per_sec × ttl withdrawals: about
 // percent_can_retry of the requests may be retried, on top of
-// min_retries_per_sec retries a second.
+// min_retries_per_sec retries a second. A withdrawal is at most 2^31 − 1
+// (a percent_can_retry below about 5e-7), so that the reserve, worked out
+// in int64, holds any min_retries_per_sec × ttl of its ranges.
 type finagleBudget struct {
 	deposit, cost int64
 	reserve       int64
@@ -20,19 +27,24 @@ func newFinagleBudget(b *BudgetPlan, _ *rng) budget {
 		f.cost = 1 // only the reserve, refilled by time
 	} else {
 		f.deposit = 1000
-		f.cost = int64(1000 / b.PercentCanRetry)
+		f.cost = int64(math.Min(1000/b.PercentCanRetry, math.MaxInt32))
 	}
-	f.reserve = int64(b.MinRetriesPerSec*b.TTL.Seconds()) * f.cost
+	f.reserve = int64(math.Min(math.Floor(b.MinRetriesPerSec*b.TTL.Seconds())*float64(f.cost), 1<<62))
 	return f
 }
 
+// finagleBounds: Finagle's RetryBudget takes a ttl from 1 s to 60 s and a
+// percent_can_retry from 0 to 1000.
+func finagleBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst,
+		Bound{"ttl", "", span(Duration(time.Second), Duration(time.Minute)), &b.TTL},
+		Bound{"min_retries_per_sec", "", Range{0, 1e6, ""}, &b.MinRetriesPerSec},
+		Bound{"percent_can_retry", "", Range{0, 1000, ""}, &b.PercentCanRetry},
+	)
+}
+
 func checkFinagleBudget(b Budget) *FieldError {
-	switch {
-	case b.TTL.Seconds() < 1 || b.TTL.Seconds() > 60:
-		return bad("budget.ttl", "Finagle's RetryBudget takes a ttl from 1 s to 60 s, got %v", b.TTL)
-	case b.PercentCanRetry > 1000:
-		return bad("budget.percent_can_retry", "must be at most 1000, got %v", b.PercentCanRetry)
-	case b.PercentCanRetry == 0 && b.MinRetriesPerSec == 0:
+	if b.PercentCanRetry == 0 && b.MinRetriesPerSec == 0 {
 		return bad("budget.percent_can_retry", "with min_retries_per_sec = 0 too, the budget allows no retry at all")
 	}
 	return nil

@@ -18,14 +18,10 @@ func newGRPCThrottle(b *BudgetPlan, _ *rng) budget {
 	return &grpcThrottle{max: b.MaxTokens, ratio: b.TokenRatio, tokens: b.MaxTokens}
 }
 
-func checkGRPCThrottle(b Budget) *FieldError {
-	switch {
-	case !(b.MaxTokens > 0 && b.MaxTokens <= 1000):
-		return bad("budget.max_tokens", "gRPC retry throttling needs max_tokens in (0, 1000], got %v", b.MaxTokens)
-	case !(b.TokenRatio > 0):
-		return bad("budget.token_ratio", "gRPC retry throttling needs token_ratio > 0, got %v", b.TokenRatio)
-	}
-	return nil
+// grpcBounds: gRFC A6 takes max_tokens in (0, 1000] and a token_ratio above
+// 0, kept to three decimals.
+func grpcBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"max_tokens", "", Range{0.001, 1000, ""}, &b.MaxTokens}, Bound{"token_ratio", "", Range{0.001, 1000, ""}, &b.TokenRatio})
 }
 
 func (b *grpcThrottle) send(_ bool, n int64) int64 { return n }

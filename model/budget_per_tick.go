@@ -11,6 +11,10 @@ type perTickBudget struct {
 
 func newPerTickBudget(b *BudgetPlan, _ *rng) budget { return &perTickBudget{ratio: b.Ratio} }
 
+func perTickBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio})
+}
+
 func (b *perTickBudget) tick(_, arrivals int64) {
 	b.allow, b.used = roundHalfEven(b.ratio*float64(arrivals)), 0
 }

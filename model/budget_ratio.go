@@ -18,6 +18,10 @@ func newRatioBudget(b *BudgetPlan, _ *rng) budget {
 	return &ratioBudget{ratio: b.Ratio, granted: b.Granted}
 }
 
+func ratioBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio})
+}
+
 func (b *ratioBudget) send(retry bool, n int64) int64 {
 	switch {
 	case !retry:

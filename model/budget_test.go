@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -94,7 +95,9 @@ func TestTokenBucket(t *testing.T) {
 	if got := b.fail(10, false, false); got != 3 {
 		t.Errorf("a bucket refilled past its size lets %d retry, want 3", got)
 	}
-	if e := checkTokenBucket(Budget{Kind: "token_bucket", MaxTokens: 0.5}); e == nil || e.Path != "budget.max_tokens" {
+	sc := Default()
+	sc.Budget.Kind, sc.Budget.MaxTokens = "token_bucket", 0.5
+	if e, ok := sc.Validate().(*FieldError); !ok || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0.5: %v", e)
 	}
 }
@@ -174,7 +177,9 @@ func TestGRPCThrottle(t *testing.T) {
 	if tokens() != 10 {
 		t.Errorf("tokens never exceed max_tokens: %v", tokens())
 	}
-	if e := checkGRPCThrottle(Budget{Kind: "grpc", MaxTokens: 0, TokenRatio: 0.1}); e == nil || e.Path != "budget.max_tokens" {
+	sc := Default()
+	sc.Budget.Kind, sc.Budget.MaxTokens = "grpc", 0
+	if e, ok := sc.Validate().(*FieldError); !ok || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0: %v", e)
 	}
 }
@@ -357,5 +362,54 @@ func TestBudgetHedges(t *testing.T) {
 	pt.(ticker).tick(0, 50) // 5 a tick
 	if a, b := bs.hedge(0, 0, 3), bs.hedge(0, 0, 3); a != 3 || b != 2 {
 		t.Errorf("per tick allowance of 5: hedges %d then %d, want 3 then 2", a, b)
+	}
+}
+
+// TestBudgetsCountBeyondTheirRanges: however large a budget's capacity, or
+// however small a cost, a kind answers a count from 0 to what was asked,
+// and a larger capacity never lets fewer through. A token bucket of 1e19
+// tokens answered -2^63 (its floor converted to an int64), which left a
+// negative count of calls in the queue server's waiting room and spun its
+// work loop; Validate keeps every key in a range where this cannot happen,
+// and the kinds' arithmetic holds beyond them too.
+func TestBudgetsCountBeyondTheirRanges(t *testing.T) {
+	const k = int64(MaxRate) // a second's worth at the highest load, at 1 s ticks
+	for _, c := range []struct {
+		key          string
+		make         func(*BudgetPlan, *rng) budget
+		set          func(b *BudgetPlan, x float64)
+		small, large float64
+	}{
+		{"token_bucket max_tokens", newTokenBucket, func(b *BudgetPlan, x float64) { b.MaxTokens = x }, 1e19, 1e300},
+		{"aws quota", newAWSQuota, func(b *BudgetPlan, x float64) { b.Quota = x }, 1e19, 1e300},
+		{"aws 1 / retry_cost", newAWSQuota, func(b *BudgetPlan, x float64) { b.RetryCost = 1 / x }, 1e10, 1e300},
+		{"grpc max_tokens", newGRPCThrottle, func(b *BudgetPlan, x float64) { b.MaxTokens = x }, 1e19, 1e300},
+		{"finagle min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) { b.MinRetriesPerSec = x }, 1e6, 1e300},
+		{"finagle percent_can_retry 1e-300, min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) { b.PercentCanRetry, b.MinRetriesPerSec = 1e-300, x }, 0, 10},
+	} {
+		var bs [2]budget
+		for i, x := range []float64{c.small, c.large} {
+			p := budgetPlan(t, func(*Budget) {})
+			c.set(p, x)
+			bs[i] = c.make(p, nil)
+		}
+		name := fmt.Sprintf("%s %g, %g", c.key, c.small, c.large)
+		var small, large int64
+		for range 3 {
+			for _, b := range bs {
+				if x, ok := b.(ticker); ok {
+					x.tick(0, k)
+				}
+				b.send(false, k)
+			}
+			s, l := bs[0].fail(k, false, false), bs[1].fail(k, false, false)
+			if s < 0 || s > k || l < 0 || l > k {
+				t.Fatalf("%s: %d and %d of %d failed tries may retry", name, s, l, k)
+			}
+			small, large = small+s, large+l
+		}
+		if large < small {
+			t.Errorf("%s: the larger budget let %d retries through, the smaller %d", name, large, small)
+		}
 	}
 }

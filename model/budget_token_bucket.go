@@ -23,11 +23,8 @@ func newTokenBucket(b *BudgetPlan, _ *rng) budget {
 	return &tokenBucket{ratio: b.Ratio, max: b.MaxTokens, tokens: b.MaxTokens, perRequest: b.PerRequest}
 }
 
-func checkTokenBucket(b Budget) *FieldError {
-	if b.MaxTokens < 1 {
-		return bad("budget.max_tokens", "a token bucket needs max_tokens ≥ 1, got %v", b.MaxTokens)
-	}
-	return nil
+func tokenBucketBounds(b *Budget, dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio}, Bound{"max_tokens", "", Range{1, 1e9, ""}, &b.MaxTokens})
 }
 
 func (b *tokenBucket) end(bool, int64) {}
@@ -45,7 +42,10 @@ func (b *tokenBucket) fail(k int64, _, last bool) int64 {
 	if last {
 		return 0
 	}
-	ok := min(k, int64(math.Max(0, math.Floor(b.tokens))))
+	ok := k
+	if b.tokens < float64(k) { // compared as floats: a count converts, a bucket may not
+		ok = int64(math.Max(0, math.Floor(b.tokens)))
+	}
 	b.tokens -= float64(ok)
 	return ok
 }

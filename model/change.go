@@ -17,6 +17,10 @@ type Change struct {
 	Then *Scenario `toml:"-"`
 }
 
+func (c *Change) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"at", "", span(0, LongestRun), &c.At})
+}
+
 // Setting is one key a change sets.
 type Setting struct {
 	Path  string // below [scenario]

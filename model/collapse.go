@@ -73,3 +73,7 @@ func (cl *collapse) offer(t, n int64) {
 		cl.sum += n
 	}
 }
+
+func (c *Collapse) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"slope", "", Range{0, 1000, ""}, &c.Slope}, Bound{"floor", "", Range{0, 1, ""}, &c.Floor}, Bound{"window", "", span(0, LongestWait), &c.Window})
+}

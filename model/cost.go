@@ -7,24 +7,31 @@ import (
 
 // Cost is what a cell will take, estimated before it runs.
 type Cost struct {
-	Ticks int64 // ticks it simulates, all replicates (the queue engine may jump over many of them)
-	State int64 // bytes of live state at its worst: an estimate from above
+	Ticks int64   // ticks it simulates, all replicates (the queue engine may jump over many of them)
+	Calls float64 // calls it can put on the dependency, all replicates: a bound from above
+	State int64   // bytes of live state at its worst: an estimate from above
 }
 
 // Cost estimates what running the plan takes: the ticks of every
-// replicate, and the state its engine holds at the worst moment of a storm
+// replicate, the calls they can make at most (at the highest rate of the
+// run, before or after a change, for the whole run), and the state its
+// engine holds at the worst moment of a storm
 // — every call a request may make alive for the longest a request can
 // live, as separate groups when jitter splits them — plus its series when
 // one is recorded.
 func (p *Plan) Cost(series bool) Cost {
-	c := Cost{Ticks: p.Ticks * int64(p.Replicates)}
+	most := p.Scenario.mostCalls()
+	for _, ch := range p.Changes {
+		most = math.Max(most, ch.Plan.Scenario.mostCalls())
+	}
+	c := Cost{Ticks: p.Ticks * int64(p.Replicates), Calls: most * float64(p.Replicates)}
 	if series {
 		c.State += (p.Ticks*int64(math.Max(1, math.Round(p.TickS))) + 1) / max(1, int64(math.Round(1/p.TickS))) * seriesBytes
 	}
 	if p.Engine == EngineQueue {
 		l := p.Chain[0]
 		w := newWaits(l)
-		ring := pow2(int64(w.longest(l.Attempts))+2) + pow2(max(l.Timeout, 0)+1)
+		ring := pow2(int64(math.Min(w.longest(l.Attempts), float64(p.Ticks)))+2) + rowsRing(p, l.Timeout)
 		cohorts := ring * int64(min(p.Allowed, 1<<20))
 		c.State += ring*24 + cohorts*entryBytes
 		return c

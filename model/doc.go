@@ -14,7 +14,10 @@
 //   - "queue" (queue.go): deterministic, counted in cohorts (enqueue tick,
 //     attempt), the model of "Retry Storms: Simulate How a 30-Second Blip
 //     Becomes an Outage That Never Ends". A chain is flattened to one caller
-//     whose attempts are the product of the layers' attempts.
+//     whose attempts are the product of the layers' attempts. Its rows of
+//     calls that can still time out are visited through the ones that hold
+//     calls (queue_rows.go), so a tick costs what waits, not the timeout's
+//     length in ticks.
 //   - "stochastic" (stochastic.go): seeded groups of identical calls split
 //     by sampling where that is exact in distribution; explicit chains,
 //     backoff and jitter, network delay, bursty and closed-loop arrivals,
@@ -26,6 +29,7 @@
 //
 //	arrivals.go         open-loop arrivals: constant, Poisson (closed.go: the closed loop)
 //	backoff.go          a caller's waits before its retries: backoff and jitter
+//	bounds.go           the range every numeric key declares beside its kind, and its check
 //	budget.go           the budget interface, the registry of kinds, scopes
 //	budget_*.go         one file per kind: per_tick, ratio, token_bucket, grpc,
 //	                    finagle, envoy, aws, adaptive
@@ -156,13 +160,23 @@
 //		return ok
 //	}
 //
-// and this line in budgetKinds:
+// and this line in budgetKinds, with the range of every key it reads
+// (bounds.go: Validate refuses a value outside it, `stormlab keys` prints
+// it, TestBounds runs the kind at both ends of each, and
+// TestBudgetsMonotone checks that a larger value of the key named by more
+// never refuses more retries):
 //
-//	{name: "fixed", make: newFixedBudget},
+//	{name: "fixed", make: newFixedBudget, bounds: fixedBounds, more: "max_tokens"},
 //
-// with a check function beside make when its keys need one (see
-// checkGRPCThrottle), the kind named in the doc tag of Budget.Kind, and a
-// test of its arithmetic step by step (budget_test.go). A server kind is
+// beside its type:
+//
+//	func fixedBounds(b *Budget, dst []Bound) []Bound {
+//		return append(dst, Bound{"max_tokens", "", Range{0, 1e9, ""}, &b.MaxTokens})
+//	}
+//
+// with a check function beside make when its keys need one beyond their
+// ranges (see checkFinagleBudget), the kind named in the doc tag of
+// Budget.Kind, and a test of its arithmetic step by step (budget_test.go). A server kind is
 // added alike: a type with the server interface in server_<kind>.go, its
 // ServerKind where Resolve picks it, and one case in newServer.
 package model

@@ -15,9 +15,10 @@ type Options struct {
 }
 
 // guard stops a run that is cancelled, or whose live state outgrows its
-// memory cap. The engines ask it every tick, and in a long tick every few
-// thousand events, with the bytes their state holds (groups, events,
-// queued entries, rows of cohorts, series rows).
+// memory cap. The engines ask it every tick (tick), and in a long tick
+// every few thousand events (ok), with the bytes their state holds (groups,
+// events, queued entries, rows of cohorts, series rows); it counts the
+// ticks, the work a run's cost is estimated in.
 type guard struct {
 	done  <-chan struct{}
 	ctx   context.Context
@@ -26,10 +27,22 @@ type guard struct {
 	stop  bool   // the run must end now
 	abort string // why, when it was the memory cap
 	now   float64
+	ticks int64  // ticks run (not those the queue engine jumps over)
+	asked func() // tests: called whenever the guard is asked, before it looks at the context
 }
 
 func newGuard(ctx context.Context, max int64) *guard {
 	return &guard{ctx: ctx, done: ctx.Done(), max: max}
+}
+
+// tick reports whether the run may go on after a tick that ended at
+// simulated time now (seconds), holding live bytes of state, and counts it.
+func (g *guard) tick(live int64, now float64) bool {
+	if g == nil {
+		return true
+	}
+	g.ticks++
+	return g.ok(live, now)
 }
 
 // ok reports whether the run may go on at simulated time now (seconds),
@@ -37,6 +50,9 @@ func newGuard(ctx context.Context, max int64) *guard {
 func (g *guard) ok(live int64, now float64) bool {
 	if g == nil {
 		return true
+	}
+	if g.asked != nil {
+		g.asked()
 	}
 	g.peak = max(g.peak, live)
 	if g.max > 0 && live > g.max && !g.stop {

@@ -166,3 +166,11 @@ func (s *stoch) timeoutHedged(g *group) (tries int64) {
 	hg.single[i], hg.paired = 0, 0
 	return tries
 }
+
+func (h *Hedge) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"delay", "", span(0, LongestWait), &h.Delay},
+		Bound{"percentile", "", Range{0, 99.99, ""}, &h.Percentile},
+		Bound{"max_share", "", Range{0, 1, ""}, &h.MaxShare},
+	)
+}

@@ -153,8 +153,8 @@ func TestHedgeSettings(t *testing.T) {
 	}{
 		{func(sc *Scenario) { sc.Layer[0].Hedge = Hedge{Delay: ms(10)} }, "layer.0.hedge.max_share: hedging needs a cap"},
 		{func(sc *Scenario) { sc.Layer[0].Hedge = Hedge{Percentile: 95, MaxShare: 0.1} }, "layer.0.hedge.delay: percentile hedging needs a delay"},
-		{func(sc *Scenario) { sc.Layer[0].Hedge = Hedge{Delay: ms(10), MaxShare: 1.5} }, "layer.0.hedge.max_share: must be between 0 and 1"},
-		{func(sc *Scenario) { sc.Layer[0].Hedge = Hedge{Delay: ms(10), Percentile: 100, MaxShare: 0.1} }, "layer.0.hedge.percentile: must be in [0, 100)"},
+		{func(sc *Scenario) { sc.Layer[0].Hedge = Hedge{Delay: ms(10), MaxShare: 1.5} }, "layer.0.hedge.max_share: must be a number from 0 to 1, got 1.5"},
+		{func(sc *Scenario) { sc.Layer[0].Hedge = Hedge{Delay: ms(10), Percentile: 100, MaxShare: 0.1} }, "layer.0.hedge.percentile: must be a number from 0 to 99.99, got 100"},
 		{func(sc *Scenario) {
 			sc.Layer = append(sc.Layer, DefaultLayer())
 			sc.Layer[0].Hedge = Hedge{Delay: ms(10), MaxShare: 0.1}

@@ -46,3 +46,7 @@ func (s *stoch) netSplit(n int64, extra int64) []split {
 	}
 	return s.split
 }
+
+func (n *Network) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"delay", "", span(0, LongestWait), &n.Delay})
+}

@@ -59,6 +59,7 @@ type queueSim struct {
 	cl      collapse
 
 	rows    [][]cohort // ring (a power of two long): rows[e mod len], the cohorts enqueued in tick e that can still time out
+	busy    busyRows   // the ticks whose rows may hold calls still waiting, oldest first
 	backlog int64      // calls waiting whose row is gone: abandoned (with a timeout), or, without one, just waiting
 	queued  int64      // all calls waiting
 	due     [][]cohort // ring (a power of two long): retries due in tick t, in the order they were scheduled
@@ -96,7 +97,7 @@ func (s *queueSim) run() Metrics {
 	for t := int64(0); t < p.Ticks; t++ {
 		b0, l0 := s.backlog, s.late
 		s.step(t)
-		if !s.g.ok(s.live(), float64(t)*p.TickS) {
+		if !s.g.tick(s.live(), float64(t)*p.TickS) {
 			break
 		}
 		if s.st == nil {
@@ -142,7 +143,7 @@ func newQueueSim(p *Plan, seed uint64, series bool) *queueSim {
 		s.st = &steady{snapAt: -1}
 	}
 	s.setWaits(l, 0)
-	s.rows = make([][]cohort, pow2(max(s.timeout, 0)+1))
+	s.rows = make([][]cohort, rowsRing(p, s.timeout))
 	s.c.peakRate = newPeakRate(p)
 	return s
 }
@@ -267,7 +268,9 @@ func (s *queueSim) step(t int64) {
 	switch {
 	case s.timeout < 0:
 		s.retire(row)
+		s.busy.drop(t)
 	case t >= s.timeout:
+		s.busy.drop(t - s.timeout)
 		e := (t - s.timeout) & int64(len(s.rows)-1)
 		r := s.rows[e]
 		for _, co := range r {
@@ -321,6 +324,9 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 		s.queued += queued
 		s.tk.retries += retries
 		s.cohorts += int64(len(cs))
+		if queued > 0 {
+			s.busy.add(t)
+		}
 		if len(cs) == 1 {
 			return append(r, cs[0])
 		}
@@ -348,6 +354,7 @@ func (s *queueSim) send(t int64, r []cohort, cs []cohort) []cohort {
 		}
 		if n > 0 {
 			s.queued += n
+			s.busy.add(t)
 			if k := len(r) - 1; k >= 0 && r[k].attempt == co.attempt {
 				r[k].n += n // one cohort per tick and attempt: the gate and the limit see it whole
 			} else {
@@ -434,7 +441,9 @@ func (s *queueSim) fail(t int64, cs []cohort, timeout bool) (calls int64) {
 }
 
 // serve lets the dependency complete up to c waiting calls in tick t (whose
-// row is row) and returns how many it completed.
+// row is row) and returns how many it completed: the rows that can still
+// time out (t−timeout..t) in order, oldest first (fifo) or newest first
+// (lifo), going over the busy ones only.
 func (s *queueSim) serve(t, row, c int64) int64 {
 	expired := s.timeout >= 0 // the backlog's calls: their callers gave up
 	if s.drop && expired {
@@ -442,20 +451,19 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 		s.backlog = 0
 	}
 	c0 := c
-	live := min(t, max(s.timeout, 0)) // rows t−live..t can still time out
 	mask := int64(len(s.rows) - 1)
 	if s.lifo {
-		for e := t; e >= t-live && c > 0; e-- {
-			if r := s.rows[e&mask]; len(r) > 0 {
-				c = s.serveRow(r, c, true)
+		for c > 0 && s.busy.len() > 0 {
+			if c = s.serveRow(s.rows[s.busy.back()&mask], c, true); c > 0 {
+				s.busy.popBack() // served to the last call
 			}
 		}
 		c = s.serveBacklog(c, expired)
 	} else {
 		c = s.serveBacklog(c, expired)
-		for e := t - live; e <= t && c > 0; e++ {
-			if r := s.rows[e&mask]; len(r) > 0 {
-				c = s.serveRow(r, c, false)
+		for c > 0 && s.busy.len() > 0 {
+			if c = s.serveRow(s.rows[s.busy.front()&mask], c, false); c > 0 {
+				s.busy.popFront()
 			}
 		}
 	}
@@ -465,6 +473,7 @@ func (s *queueSim) serve(t, row, c int64) int64 {
 		s.queued -= s.fail(t, r, false)
 		s.rows[row] = r[:0]
 		s.cohorts -= int64(len(r))
+		s.busy.drop(t)
 	}
 	return c0 - c
 }
@@ -522,6 +531,11 @@ func (s *queueSim) completed(k int64, wasted bool) {
 	s.tk.ok += k
 	s.budgets.succeed(0, 0, k, false, false)
 }
+
+// rowsRing is the length of the ring of rows for a caller that waits
+// timeout ticks (−1: forever): a row per tick a call can wait in, never
+// more than the run has ticks.
+func rowsRing(p *Plan, timeout int64) int64 { return pow2(min(max(timeout, 0), p.Ticks) + 1) }
 
 // pow2 is the least power of two ≥ n.
 func pow2(n int64) int64 {

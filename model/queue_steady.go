@@ -35,6 +35,12 @@ type steady struct {
 	snapAt int64    // the tick the snapshot was taken after; −1 = none
 	buf    []cohort
 	jumped int64 // ticks jumped over so far
+	// retry is the first tick to snapshot again after two long snapshots
+	// differed: a snapshot costs its length, so long ones are taken at
+	// most every quarter of it, and a run whose state never repeats pays a
+	// few entries a tick for looking, however many calls wait and retries
+	// are due. Short ones are compared tick after tick.
+	retry int64
 }
 
 // tickSig is what a tick did, for comparing it with the next.
@@ -61,15 +67,17 @@ func steadyApplies(p *Plan, series bool) bool {
 // marker closes one tick's list in a snapshot.
 var marker = cohort{attempt: -1}
 
-// snapshot writes the rows that can still time out after tick t and the
-// retries due after it, each list relative to t.
+// snapshot writes the rows that can still time out after tick t and hold
+// calls, each after a header with its age, then the retries due after t,
+// each tick's list closed by a marker.
 func (s *queueSim) snapshot(dst []cohort, t int64) []cohort {
 	dst = dst[:0]
-	live := min(t, max(s.timeout, 0))
-	for e := t - live; e <= t; e++ {
+	for i := s.busy.head; i < len(s.busy.ticks); i++ {
+		e := s.busy.ticks[i]
+		dst = append(dst, cohort{attempt: -2, n: t - e})
 		dst = append(dst, s.rows[e&int64(len(s.rows)-1)]...)
-		dst = append(dst, marker)
 	}
+	dst = append(dst, marker)
 	for x := t + 1; x < t+int64(len(s.due)); x++ {
 		dst = append(dst, s.due[x&int64(len(s.due)-1)]...)
 		dst = append(dst, marker)
@@ -93,12 +101,19 @@ func (st *steady) after(s *queueSim, t int64) int64 {
 	}
 	if st.snapAt != t-1 {
 		// The second tick alike: note its state, and compare after the third.
+		if t < st.retry {
+			return 0
+		}
 		st.snap = s.snapshot(st.snap, t)
 		st.snapAt = t
 		return 0
 	}
 	st.buf = s.snapshot(st.buf, t)
 	if !slices.Equal(st.buf, st.snap) {
+		if n := len(st.buf); n >= 64 {
+			st.snapAt, st.retry = -1, t+int64(n/4)
+			return 0
+		}
 		st.snap, st.buf = st.buf, st.snap
 		st.snapAt = t
 		return 0
@@ -166,6 +181,7 @@ func (s *queueSim) jump(t, k int64, sig *tickSig) {
 	s.queued += k * sig.dBacklog
 	s.c.peakQueue = max(s.c.peakQueue, s.queued)
 	s.rows = rotate(s.rows, k)
+	s.busy.shift(k)
 	s.due = rotate(s.due, k)
 	s.arr.skip(k)
 	s.health.repeat(t+1, k, tk.ok, tk.requests, sig.unhealthy, first, workFirst, dWork)

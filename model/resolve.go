@@ -125,7 +125,9 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	if p.Collapse.WindowS <= 0 {
 		p.Collapse.WindowS = p.TickS
 	}
-	p.Collapse.WindowTicks = max(1, p.ticksOf(Seconds(p.Collapse.WindowS)))
+	// A window longer than the run counts every call offered so far,
+	// as one as long as the run does.
+	p.Collapse.WindowTicks = min(max(1, p.ticksOf(Seconds(p.Collapse.WindowS))), p.Ticks+1)
 	p.Collapse.Offered = d.Collapse.Demand == "offered" || (d.Collapse.Demand == "" && p.Server == ServerLoss)
 	if d.Network.Delay > 0 {
 		switch d.Network.Kind {
@@ -287,6 +289,22 @@ func (p *Plan) resolveFaults() {
 	}
 }
 
+// MaxTickRing is the most ticks a list kept per tick may span: the queue
+// engine's rows of calls that can still time out and lists of retries due,
+// the ticks a collapse counts the calls offered over. Each is allocated
+// whole when the run starts; this keeps one within about 100 MB (a
+// timeout of 1 h at 1 ms ticks is 3,600,000 of them).
+const MaxTickRing = 1 << 22
+
+// tickRing refuses a span at path that a run would keep ticks, a list per
+// tick of it, beyond MaxTickRing.
+func tickRing(path string, ticks int64, d Duration, tick Duration, what string) error {
+	if ticks > MaxTickRing {
+		return bad(path, "%v is %d ticks of %v, more than the %d a run keeps %s for; use a coarser tick", d, ticks, tick, MaxTickRing, what)
+	}
+	return nil
+}
+
 // queueSupports reports the scenario settings the queue engine cannot honour,
 // so nothing is silently ignored.
 func queueSupports(s *Scenario) error {
@@ -340,9 +358,30 @@ func queueSupports(s *Scenario) error {
 	case s.Initial.Abandoned > 0 && timeout == 0:
 		return bad("initial.abandoned", "the queue engine keeps abandoned calls only for callers that give up: set a timeout on the bottom layer")
 	}
+	bottom := indexed("layer", min(len(s.Layer), len(layers))-1)
 	if timeout%tick != 0 {
-		return bad(indexed("layer", min(len(s.Layer), len(layers))-1)+"timeout",
+		return bad(bottom+"timeout",
 			"the queue engine needs a timeout that is a whole number of ticks (tick = %v), got %v", s.Tick, Duration(timeout))
+	}
+	runTicks := int64(s.Duration / s.Tick)
+	if err := tickRing(bottom+"timeout", min(int64(timeout/tick), runTicks), Duration(timeout), s.Tick, "the queue engine's calls in (a row per tick they may wait)"); err != nil {
+		return err
+	}
+	if b := layers[0].Backoff; b.Kind != "none" {
+		longest := b.Base
+		if b.Kind == "exponential" {
+			longest = Seconds(b.Base.Seconds() * math.Pow(b.Factor, float64(s.FlatAttempts()-1)))
+			if b.Cap > 0 {
+				longest = min(longest, b.Cap)
+			}
+		}
+		path := "layer.0.backoff.base"
+		if b.Kind == "exponential" {
+			path = "layer.0.backoff.cap"
+		}
+		if err := tickRing(path, min(int64(longest/s.Tick), runTicks), longest, s.Tick, "retries due in (a list per tick of the longest wait)"); err != nil {
+			return err
+		}
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
@@ -400,10 +439,11 @@ func stochasticSupports(s *Scenario) error {
 		return bad("dependency.collapse.slope", "the latency server (capacity = 0, latency_slope > 0) collapses through its latency; collapse needs a capacity")
 	case latencyServer && s.Health.Rule == "queue":
 		return bad("health.rule", "the queue rule needs a capacity; the latency server (capacity = 0, latency_slope > 0) is judged by goodput")
-	case s.Clients > 1_000_000:
-		return bad("clients", "at most 1,000,000 clients are simulated, got %d", s.Clients)
 	case d.Queue == "none" && d.QueueLimit > 0 && !latencyServer:
 		return bad("dependency.queue_limit", "a loss server (queue = \"none\") has no waiting room to limit")
+	}
+	if w := d.Collapse.Window; d.Collapse.Slope > 0 && (d.Collapse.Demand == "offered" || d.Collapse.Demand == "" && d.Queue == "none") {
+		return tickRing("dependency.collapse.window", min(int64(w/s.Tick), int64(s.Duration/s.Tick)+1), w, s.Tick, "the calls offered in (a count per tick)")
 	}
 	return nil
 }

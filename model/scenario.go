@@ -12,11 +12,14 @@ import (
 // callers with their retry policies, the dependency at the bottom and the
 // faults that hit it. Struct tags carry the TOML key, the unit and a short
 // description; the loader, the README reference and the reports read them.
+// Every numeric key has a range and unit, declared beside its kind (the
+// bounds method of its table, or of its budget kind) and checked by
+// Validate.
 type Scenario struct {
 	Engine     string     `toml:"engine" doc:"simulation engine: queue (deterministic cohorts) or stochastic (seeded, request level)"`
 	Tick       Duration   `toml:"tick" doc:"length of one simulation step"`
 	Duration   Duration   `toml:"duration" doc:"simulated time"`
-	Load       float64    `toml:"load" unit:"requests/s" doc:"new user requests per second (open loop)"`
+	Load       float64    `toml:"load" doc:"new user requests per second (open loop)"`
 	Arrivals   string     `toml:"arrivals" doc:"constant, poisson (open loop), closed (clients with one request outstanding) or burst (clients requests at once at the start, none after)"`
 	Shape      []Point    `toml:"shape" doc:"open loop: the load over time, a list of { at, load } points joined by straight lines (a ramp is two), flat before the first and after the last; replaces load"`
 	Clients    int        `toml:"clients" doc:"closed loop: number of clients; open loop: callers the load is split over (0 = 1)"`
@@ -43,11 +46,29 @@ type Scenario struct {
 	MeasureLatency bool `toml:"measure_latency" doc:"stochastic: measure each user request's latency, from its arrival to its answer, in whole ticks: the latency_p50_s, latency_p95_s and latency_p99_s columns (successes) and error_latency_p50_s and error_latency_p99_s (errors)"`
 }
 
+// bounds declares the ranges of the scenario's own numeric keys.
+func (s *Scenario) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"tick", "", span(Duration(time.Microsecond), Duration(time.Hour)), &s.Tick},
+		Bound{"duration", "", span(Duration(time.Microsecond), LongestRun), &s.Duration},
+		Bound{"load", "", Range{0, MaxRate, "requests/s"}, &s.Load},
+		Bound{"clients", "", Range{0, 1e6, ""}, &s.Clients},
+		Bound{"think", "", span(0, LongestWait), &s.Think},
+		Bound{"layers", "", Range{0, 16, ""}, &s.Layers},
+		Bound{"deadline", "", span(0, LongestWait), &s.Deadline},
+		Bound{"replicates", "", Range{1, 10000, ""}, &s.Replicates},
+	)
+}
+
 // Initial is the state a run starts in: a system already loaded, for the
 // time it takes to drain or to collapse from there.
 type Initial struct {
-	Backlog   int64 `toml:"backlog" unit:"requests" doc:"requests already sent when the run starts: all sent in its first tick, before that tick's arrivals, so their calls wait at the dependency from the start, their callers' timers running"`
-	Abandoned int64 `toml:"abandoned" unit:"calls" doc:"calls waiting at the dependency when the run starts whose callers have given up: work nobody waits for (dropped at once with drop_expired)"`
+	Backlog   int64 `toml:"backlog" doc:"requests already sent when the run starts: all sent in its first tick, before that tick's arrivals, so their calls wait at the dependency from the start, their callers' timers running"`
+	Abandoned int64 `toml:"abandoned" doc:"calls waiting at the dependency when the run starts whose callers have given up: work nobody waits for (dropped at once with drop_expired)"`
+}
+
+func (i *Initial) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"backlog", "", Range{0, MaxCalls, "requests"}, &i.Backlog}, Bound{"abandoned", "", Range{0, MaxCalls, "calls"}, &i.Abandoned})
 }
 
 // Layer is one caller in the chain and its retry policy.
@@ -58,6 +79,10 @@ type Layer struct {
 	Backoff  Backoff  `toml:"backoff" doc:"wait before a retry"`
 	Breaker  Breaker  `toml:"breaker" doc:"circuit breaker on the layer's calls"`
 	Hedge    Hedge    `toml:"hedge" doc:"hedged requests: a second copy of a slow call"`
+}
+
+func (l *Layer) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"attempts", "", Range{1, 1000, ""}, &l.Attempts}, Bound{"timeout", "", span(0, LongestWait), &l.Timeout})
 }
 
 // Hedge sends a second copy of a call that has no answer after a delay;
@@ -84,7 +109,11 @@ type Breaker struct {
 // Point is a point of a load shape.
 type Point struct {
 	At   Duration `toml:"at" doc:"when"`
-	Load float64  `toml:"load" unit:"requests/s" doc:"new user requests per second then"`
+	Load float64  `toml:"load" doc:"new user requests per second then"`
+}
+
+func (p *Point) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"at", "", span(0, LongestRun), &p.At}, Bound{"load", "", Range{0, MaxRate, "requests/s"}, &p.Load})
 }
 
 // Backoff is the wait before a retry, after the failure is seen.
@@ -109,7 +138,7 @@ type Budget struct {
 	TTL                 Duration `toml:"ttl" doc:"finagle: deposits expire after it"`
 	MinRetriesPerSec    float64  `toml:"min_retries_per_sec" doc:"finagle: retries allowed per second on top of the share (a reserve of min_retries_per_sec × ttl)"`
 	PercentCanRetry     float64  `toml:"percent_can_retry" doc:"finagle: share of requests that may be retried (each request deposits)"`
-	BudgetPercent       float64  `toml:"budget_percent" unit:"%" doc:"envoy: retries in flight ≤ budget_percent of the tries in flight"`
+	BudgetPercent       float64  `toml:"budget_percent" doc:"envoy: retries in flight ≤ budget_percent of the tries in flight"`
 	MinRetryConcurrency int      `toml:"min_retry_concurrency" doc:"envoy: retries in flight allowed whatever the share"`
 	Quota               float64  `toml:"quota" doc:"aws: tokens in the retry quota; it starts full"`
 	RetryCost           float64  `toml:"retry_cost" doc:"aws: tokens a retry after an error takes"`
@@ -122,19 +151,33 @@ type Budget struct {
 
 // Dependency is the service at the bottom of the chain.
 type Dependency struct {
-	Capacity           float64  `toml:"capacity" unit:"calls/s" doc:"calls served per second"`
+	Capacity           float64  `toml:"capacity" doc:"calls served per second"`
 	Queue              string   `toml:"queue" doc:"waiting room: fifo, lifo or none (a loss server: calls beyond the tick's capacity fail at once)"`
-	QueueLimit         int      `toml:"queue_limit" unit:"calls" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
+	QueueLimit         int      `toml:"queue_limit" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
 	DropExpired        bool     `toml:"drop_expired" doc:"discard waiting calls whose caller gave up instead of serving them"`
 	FailureProbability float64  `toml:"failure_probability" doc:"chance that a served call fails anyway"`
 	FlakyShare         float64  `toml:"flaky_share" doc:"stochastic: share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
 	FlakyFailures      int      `toml:"flaky_failures" doc:"stochastic: tries that fail for a flaky request"`
 	FatalShare         float64  `toml:"fatal_share" doc:"stochastic: share of the dependency's error answers that no caller retries (like a 4xx)"`
-	Pushback           int      `toml:"pushback" unit:"calls" doc:"stochastic: with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
+	Pushback           int      `toml:"pushback" doc:"stochastic: with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
 	Latency            Duration `toml:"latency" doc:"stochastic: service time of one call (0 = answered within the tick)"`
 	LatencySlope       Duration `toml:"latency_slope" doc:"stochastic, with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
 	Collapse           Collapse `toml:"collapse" doc:"useful throughput lost to overload"`
 	Network            Network  `toml:"network" doc:"delay between layers"`
+}
+
+func (d *Dependency) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"capacity", "", Range{0, MaxRate, "calls/s"}, &d.Capacity},
+		Bound{"queue_limit", "", Range{0, MaxCalls, "calls"}, &d.QueueLimit},
+		Bound{"failure_probability", "", Range{0, 1, ""}, &d.FailureProbability},
+		Bound{"flaky_share", "", Range{0, 1, ""}, &d.FlakyShare},
+		Bound{"flaky_failures", "", Range{0, 1000, ""}, &d.FlakyFailures},
+		Bound{"fatal_share", "", Range{0, 1, ""}, &d.FatalShare},
+		Bound{"pushback", "", Range{0, MaxCalls, "calls"}, &d.Pushback},
+		Bound{"latency", "", span(0, LongestWait), &d.Latency},
+		Bound{"latency_slope", "", span(0, LongestWait), &d.LatencySlope},
+	)
 }
 
 // Collapse makes an overloaded dependency do less useful work: above
@@ -162,9 +205,23 @@ type Fault struct {
 	Kind     string   `toml:"kind" doc:"outage (capacity 0), degradation (capacity reduced to capacity), slowdown (service slower by factor) or spike (arrivals × factor)"`
 	Start    Duration `toml:"start" doc:"when it begins"`
 	Length   Duration `toml:"length" doc:"how long it lasts"`
-	Capacity float64  `toml:"capacity" unit:"calls/s" doc:"degradation: capacity during the window"`
+	Capacity float64  `toml:"capacity" doc:"degradation: capacity during the window"`
 	Factor   float64  `toml:"factor" doc:"slowdown: latency multiplier; spike: arrival multiplier"`
 }
+
+// bounds: a slowdown by a factor below 1/1000 would be a speed-up to a
+// capacity no tick can count; a spike of factor 0 stops the arrivals.
+func (f *Fault) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"start", "", span(0, LongestRun), &f.Start},
+		Bound{"length", "", span(0, LongestRun), &f.Length},
+		Bound{"capacity", "degradation", Range{0, MaxRate, "calls/s"}, &f.Capacity},
+		Bound{"factor", "slowdown", Range{0.001, 1e6, ""}, &f.Factor},
+		Bound{"factor", "spike", Range{0, 1e6, ""}, &f.Factor},
+	)
+}
+
+func (f *Fault) kind() string { return f.Kind }
 
 // Health says what counts as healthy, as the user at the edge sees it. The
 // queue rule: the work waiting at the dependency is at most capacity × (the
@@ -176,6 +233,10 @@ type Health struct {
 	Rule    string   `toml:"rule" doc:"queue (calls waiting ≤ capacity × (edge timeout − latency − network round trip)), goodput, or empty: queue where calls wait for a capacity and the user at the edge gives up, goodput otherwise"`
 	Goodput float64  `toml:"goodput" doc:"goodput rule: share of arrivals that must succeed"`
 	Window  Duration `toml:"window" doc:"goodput rule: the window it is measured over"`
+}
+
+func (h *Health) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"goodput", "", Range{0.001, 1, ""}, &h.Goodput}, Bound{"window", "", span(Duration(time.Microsecond), LongestWait), &h.Window})
 }
 
 // Default returns the scenario every experiment starts from: the 30-second
@@ -281,10 +342,17 @@ const (
 	MaxCalls = 1 << 53 // calls one run can make: requests × attempts per request
 )
 
-// peakRate is the highest arrival rate of the run: the load times the
-// largest product of spike factors that can overlap.
+// peakRate is the highest arrival rate of the run: the load (the highest
+// point of its shape) times the largest product of spike factors that can
+// overlap.
 func (s *Scenario) peakRate() float64 {
 	r := s.Load
+	if len(s.Shape) > 0 {
+		r = 0
+		for _, pt := range s.Shape {
+			r = math.Max(r, pt.Load)
+		}
+	}
 	for _, f := range s.Fault {
 		if f.Kind == "spike" && f.Factor > 1 && f.Length > 0 {
 			r *= f.Factor
@@ -294,6 +362,22 @@ func (s *Scenario) peakRate() float64 {
 		r = math.Max(r, float64(s.Clients)/math.Max(s.Tick.Seconds(), s.Think.Seconds()))
 	}
 	return r
+}
+
+// mostCalls bounds the calls one run can put on the dependency: every
+// request that can arrive (at the peak rate for the whole run, a burst's,
+// the initial backlog) making every attempt the chain allows, each with a
+// hedge where the bottom layer hedges them all.
+func (s *Scenario) mostCalls() float64 {
+	requests := s.peakRate()*s.Duration.Seconds() + float64(s.Initial.Backlog)
+	if s.Arrivals == "burst" {
+		requests += float64(s.Clients)
+	}
+	calls := requests * float64(s.FlatAttempts())
+	if h := s.chainLayer(s.chainLen() - 1).Hedge; h.Delay > 0 {
+		calls *= 1 + h.MaxShare
+	}
+	return calls
 }
 
 // indexed is the path prefix of item i of a list of tables ("layer.2."),
@@ -320,7 +404,13 @@ func oneOf(path, v string, allowed ...string) *FieldError {
 			return nil
 		}
 	}
-	return bad(path, "%q is not allowed; use one of %s", v, strings.Join(allowed, ", "))
+	shown := make([]string, 0, len(allowed))
+	for _, a := range allowed {
+		if a != "" { // "" is the default, written as one of the others
+			shown = append(shown, a)
+		}
+	}
+	return bad(path, "%q is not allowed; use one of %s", v, strings.Join(shown, ", "))
 }
 
 // Validate checks every value and the combinations the engines need. The
@@ -335,63 +425,48 @@ func (s *Scenario) Validate() error {
 		oneOf("budget.kind", s.Budget.Kind, budgetNames()...),
 		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client", "dependency"),
 		oneOf("budget.count", s.Budget.Count, "", "sent", "granted"),
+		oneOf("budget.deposit", s.Budget.Deposit, "", "success", "request"),
 		oneOf("dependency.queue", s.Dependency.Queue, "fifo", "lifo", "none"),
 		oneOf("dependency.network.kind", s.Dependency.Network.Kind, "none", "constant", "exponential"),
+		oneOf("dependency.collapse.demand", s.Dependency.Collapse.Demand, "", "queue", "offered"),
 		oneOf("health.rule", s.Health.Rule, "", "queue", "goodput"),
+	}
+	for i, l := range s.Layer {
+		p := indexed("layer", i)
+		check = append(check, oneOf(p+"backoff.kind", l.Backoff.Kind, "none", "constant", "exponential"),
+			oneOf(p+"backoff.jitter", l.Backoff.Jitter, "none", "full", "equal", "decorrelated"),
+			oneOf(p+"breaker.kind", l.Breaker.Kind, "", "none", "consecutive", "ratio"),
+			oneOf(p+"breaker.placement", l.Breaker.Placement, "", "inside_retry", "outside_retry"))
+	}
+	for i, f := range s.Fault {
+		check = append(check, oneOf(indexed("fault", i)+"kind", f.Kind, "outage", "degradation", "slowdown", "spike"))
 	}
 	for _, e := range check {
 		if e != nil {
 			return e
 		}
 	}
+	if e := s.checkRanges(); e != nil {
+		return e
+	}
 	tick := s.Tick
 	switch {
-	case tick <= 0:
-		return bad("tick", "must be positive, got %v", tick)
 	case s.Duration < tick:
 		return bad("duration", "must be at least one tick (%v), got %v", tick, s.Duration)
 	case s.Duration/tick > 1e8:
 		return bad("duration", "%v of %v ticks is more than 100,000,000 ticks", s.Duration, tick)
-	case s.Load < 0 || math.IsNaN(s.Load) || math.IsInf(s.Load, 0) || s.Load > MaxRate:
-		return bad("load", "must be a finite number ≥ 0 and at most 1e9 requests/s, got %v", s.Load)
-	case s.Clients < 0:
-		return bad("clients", "must be ≥ 0, got %d", s.Clients)
 	case (s.Arrivals == "closed" || s.Arrivals == "burst") && s.Clients == 0:
 		return bad("clients", "%s arrivals need clients ≥ 1", s.Arrivals)
-	case s.Deadline < 0:
-		return bad("deadline", "must be ≥ 0, got %v", s.Deadline)
 	case s.Deadline/tick > 2e9:
 		return bad("deadline", "%v is more than 2,000,000,000 ticks of %v; a deadline that long is none (0)", s.Deadline, tick)
-	case s.Think < 0:
-		return bad("think", "must be ≥ 0, got %v", s.Think)
-	case s.Layers < 0 || s.Layers > 16:
-		return bad("layers", "must be between 0 and 16, got %d", s.Layers)
 	case len(s.Layer) == 0:
 		return bad("layer", "at least one layer is needed")
-	case s.Replicates < 1 || s.Replicates > 10000:
-		return bad("replicates", "must be between 1 and 10000, got %d", s.Replicates)
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
-		switch {
-		case l.Attempts < 1 || l.Attempts > 1000:
-			return bad(p+"attempts", "must be between 1 and 1000, got %d", l.Attempts)
-		case l.Timeout < 0:
-			return bad(p+"timeout", "must be ≥ 0, got %v", l.Timeout)
-		}
-		if e := l.Backoff.validate(p + "backoff."); e != nil {
-			return e
-		}
-		if e := l.Breaker.validate(p + "breaker."); e != nil {
-			return e
-		}
 		switch h := l.Hedge; {
-		case h.Delay < 0:
-			return bad(p+"hedge.delay", "must be ≥ 0, got %v", h.Delay)
-		case !(h.Percentile >= 0 && h.Percentile < 100):
-			return bad(p+"hedge.percentile", "must be in [0, 100), got %v", h.Percentile)
-		case !(h.MaxShare >= 0 && h.MaxShare <= 1):
-			return bad(p+"hedge.max_share", "must be between 0 and 1, got %v", h.MaxShare)
+		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
+			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
 		case h.Percentile > 0 && h.Delay == 0:
 			return bad(p+"hedge.delay", "percentile hedging needs a delay too: the one used until answers have been seen")
 		case h.Delay > 0 && h.MaxShare == 0:
@@ -401,12 +476,8 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	for i, pt := range s.Shape {
-		p := indexed("shape", i)
-		switch {
-		case pt.At < 0 || i > 0 && pt.At <= s.Shape[i-1].At:
-			return bad(p+"at", "the points' times must rise from 0, got %v after %v", pt.At, s.Shape[max(0, i-1)].At)
-		case !(pt.Load >= 0 && pt.Load <= MaxRate):
-			return bad(p+"load", "must be a finite number ≥ 0 and at most 1e9 requests/s, got %v", pt.Load)
+		if i > 0 && pt.At <= s.Shape[i-1].At {
+			return bad(indexed("shape", i)+"at", "the points' times must rise from 0, got %v after %v", pt.At, s.Shape[i-1].At)
 		}
 	}
 	if s.FlatAttempts() > 1_000_000 {
@@ -414,172 +485,24 @@ func (s *Scenario) Validate() error {
 	}
 	// Every count must stay exact: the calls a run can make, requests ×
 	// attempts, below 2^53 (and far below an int64's limit).
-	if calls := s.peakRate() * s.Duration.Seconds() * float64(s.FlatAttempts()); calls > MaxCalls {
-		return bad("load", "%v requests/s (%v at the highest spike) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
-			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), calls, float64(MaxCalls))
-	}
 	switch i := s.Initial; {
-	case i.Backlog < 0 || float64(i.Backlog)*float64(s.FlatAttempts()) > MaxCalls:
-		return bad("initial.backlog", "must be ≥ 0 and, times the %d attempts a request may make, at most %.3g, got %d", s.FlatAttempts(), float64(MaxCalls), i.Backlog)
-	case i.Abandoned < 0 || float64(i.Abandoned) > MaxCalls:
-		return bad("initial.abandoned", "must be from 0 to %.3g calls, got %d", float64(MaxCalls), i.Abandoned)
+	case float64(i.Backlog)*float64(s.FlatAttempts()) > MaxCalls:
+		return bad("initial.backlog", "times the %d attempts a request may make, must be at most %.3g, got %d", s.FlatAttempts(), float64(MaxCalls), i.Backlog)
+	case s.mostCalls() > MaxCalls:
+		return bad("load", "%v requests/s (%v at the highest spike or point of the shape) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
+			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), s.mostCalls(), float64(MaxCalls))
 	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !(s.Dependency.Capacity == 0 && s.Dependency.LatencySlope > 0):
 		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
 	if e := s.Budget.validate(); e != nil {
 		return e
 	}
-	if e := s.Dependency.validate(); e != nil {
-		return e
-	}
-	for i, f := range s.Fault {
-		if e := f.validate(indexed("fault", i)); e != nil {
-			return e
-		}
-	}
-	if h := s.Health; h.Goodput <= 0 || h.Goodput > 1 {
-		return bad("health.goodput", "must be in (0, 1], got %v", h.Goodput)
-	} else if h.Window <= 0 {
-		return bad("health.window", "must be positive, got %v", h.Window)
-	}
 	return s.validateChanges()
 }
 
-func (b Backoff) validate(p string) *FieldError {
-	if e := oneOf(p+"kind", b.Kind, "none", "constant", "exponential"); e != nil {
-		return e
-	}
-	if e := oneOf(p+"jitter", b.Jitter, "none", "full", "equal", "decorrelated"); e != nil {
-		return e
-	}
-	switch {
-	case b.JitterStep < 0:
-		return bad(p+"jitter_step", "must be ≥ 0, got %v", b.JitterStep)
-	case b.JitterStep > 0 && b.Jitter == "none":
-		return bad(p+"jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
-	case b.Base < 0:
-		return bad(p+"base", "must be ≥ 0, got %v", b.Base)
-	case b.Cap < 0:
-		return bad(p+"cap", "must be ≥ 0, got %v", b.Cap)
-	case b.Factor < 1 || b.Factor > 100:
-		return bad(p+"factor", "must be between 1 and 100, got %v", b.Factor)
-	case b.Kind != "none" && b.Base == 0:
-		return bad(p+"base", "a %s backoff needs a base wait > 0", b.Kind)
-	}
-	return nil
-}
-
-func (b Breaker) validate(p string) *FieldError {
-	if e := oneOf(p+"kind", b.Kind, "", "none", "consecutive", "ratio"); e != nil {
-		return e
-	}
-	if e := oneOf(p+"placement", b.Placement, "inside_retry", "outside_retry"); e != nil && b.Placement != "" { // "" is inside_retry
-		return e
-	}
-	if b.Kind == "none" || b.Kind == "" {
-		return nil
-	}
-	switch {
-	case b.Kind == "consecutive" && b.Threshold < 1:
-		return bad(p+"threshold", "a consecutive-failure breaker needs threshold ≥ 1, got %d", b.Threshold)
-	case b.Kind == "ratio" && !(b.Ratio > 0 && b.Ratio <= 1):
-		return bad(p+"ratio", "a failure-ratio breaker needs a ratio in (0, 1], got %v", b.Ratio)
-	case b.Kind == "ratio" && b.MinCalls < 1:
-		return bad(p+"min_calls", "a failure-ratio breaker needs min_calls ≥ 1, got %d", b.MinCalls)
-	case b.Kind == "ratio" && b.Window <= 0:
-		return bad(p+"window", "a failure-ratio breaker needs a window > 0, got %v", b.Window)
-	case b.Open <= 0:
-		return bad(p+"open", "a breaker needs an open span > 0, got %v", b.Open)
-	case b.Probes < 1:
-		return bad(p+"probes", "a breaker needs probes ≥ 1, got %d", b.Probes)
-	}
-	return nil
-}
-
 func (b Budget) validate() *FieldError {
-	if e := oneOf("budget.deposit", b.Deposit, "success", "request"); e != nil && b.Deposit != "" { // "" is success
-		return e
-	}
-	nonNeg := func(path string, x float64) *FieldError {
-		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-			return bad("budget."+path, "must be a finite number ≥ 0, got %v", x)
-		}
-		return nil
-	}
-	for _, e := range []*FieldError{nonNeg("ratio", b.Ratio), nonNeg("max_tokens", b.MaxTokens), nonNeg("token_ratio", b.TokenRatio),
-		nonNeg("min_retries_per_sec", b.MinRetriesPerSec), nonNeg("percent_can_retry", b.PercentCanRetry),
-		nonNeg("budget_percent", b.BudgetPercent), nonNeg("quota", b.Quota), nonNeg("retry_cost", b.RetryCost),
-		nonNeg("timeout_cost", b.TimeoutCost), nonNeg("no_retry_increment", b.NoRetryIncrement), nonNeg("k", b.K)} {
-		if e != nil {
-			return e
-		}
-	}
-	switch {
-	case b.Ratio > 1000:
-		return bad("budget.ratio", "must be at most 1000, got %v", b.Ratio)
-	case b.MinRetryConcurrency < 0:
-		return bad("budget.min_retry_concurrency", "must be ≥ 0, got %d", b.MinRetryConcurrency)
-	case b.TTL < 0:
-		return bad("budget.ttl", "must be ≥ 0, got %v", b.TTL)
-	case b.Window < 0:
-		return bad("budget.window", "must be ≥ 0, got %v", b.Window)
-	}
 	if k, ok := lookupBudget(b.Kind); ok && k.check != nil {
 		return k.check(b)
-	}
-	return nil
-}
-
-func (d Dependency) validate() *FieldError {
-	p := "dependency."
-	switch {
-	case d.Capacity < 0 || math.IsNaN(d.Capacity) || math.IsInf(d.Capacity, 0) || d.Capacity > MaxRate:
-		return bad(p+"capacity", "must be a finite number ≥ 0 and at most 1e9 calls/s, got %v", d.Capacity)
-	case d.QueueLimit > MaxCalls:
-		return bad(p+"queue_limit", "must be at most %g calls, got %d", float64(MaxCalls), d.QueueLimit)
-	case d.QueueLimit < 0:
-		return bad(p+"queue_limit", "must be ≥ 0 (0 = unbounded), got %d", d.QueueLimit)
-	case d.FailureProbability < 0 || d.FailureProbability > 1:
-		return bad(p+"failure_probability", "must be between 0 and 1, got %v", d.FailureProbability)
-	case !(d.FlakyShare >= 0 && d.FlakyShare <= 1):
-		return bad(p+"flaky_share", "must be between 0 and 1, got %v", d.FlakyShare)
-	case d.FlakyFailures < 0 || d.FlakyFailures > 1000:
-		return bad(p+"flaky_failures", "must be between 0 and 1000, got %d", d.FlakyFailures)
-	case !(d.FatalShare >= 0 && d.FatalShare <= 1):
-		return bad(p+"fatal_share", "must be between 0 and 1, got %v", d.FatalShare)
-	case d.Pushback < 0:
-		return bad(p+"pushback", "must be ≥ 0 (0 = never), got %d", d.Pushback)
-	case d.Latency < 0:
-		return bad(p+"latency", "must be ≥ 0, got %v", d.Latency)
-	case d.LatencySlope < 0:
-		return bad(p+"latency_slope", "must be ≥ 0, got %v", d.LatencySlope)
-	case d.Collapse.Slope < 0:
-		return bad(p+"collapse.slope", "must be ≥ 0, got %v", d.Collapse.Slope)
-	case d.Collapse.Floor < 0 || d.Collapse.Floor > 1:
-		return bad(p+"collapse.floor", "must be between 0 and 1, got %v", d.Collapse.Floor)
-	case d.Collapse.Window < 0:
-		return bad(p+"collapse.window", "must be ≥ 0, got %v", d.Collapse.Window)
-	case d.Collapse.Demand != "" && d.Collapse.Demand != "queue" && d.Collapse.Demand != "offered":
-		return oneOf(p+"collapse.demand", d.Collapse.Demand, "queue", "offered")
-	case d.Network.Delay < 0:
-		return bad(p+"network.delay", "must be ≥ 0, got %v", d.Network.Delay)
-	}
-	return nil
-}
-
-func (f Fault) validate(p string) *FieldError {
-	if e := oneOf(p+"kind", f.Kind, "outage", "degradation", "slowdown", "spike"); e != nil {
-		return e
-	}
-	switch {
-	case f.Start < 0:
-		return bad(p+"start", "must be ≥ 0, got %v", f.Start)
-	case f.Length < 0:
-		return bad(p+"length", "must be ≥ 0, got %v", f.Length)
-	case f.Capacity < 0 || math.IsNaN(f.Capacity) || f.Capacity > MaxRate:
-		return bad(p+"capacity", "must be a finite number ≥ 0 and at most 1e9 calls/s, got %v", f.Capacity)
-	case (f.Kind == "slowdown" || f.Kind == "spike") && !(f.Factor > 0 && f.Factor <= 1e6):
-		return bad(p+"factor", "a %s needs a factor in (0, 1e6], got %v", f.Kind, f.Factor)
 	}
 	return nil
 }

@@ -19,6 +19,11 @@ type Window struct {
 	Columns  []string // series columns (SeriesColumns names)
 }
 
+// bounds: a window is a span of a run.
+func (w *Window) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"from", "", span(0, LongestRun), &w.From}, Bound{"to", "", span(0, LongestRun), &w.To})
+}
+
 // WindowValue is one windowed result column of a cell: the mean over the
 // replicates and their standard deviation.
 type WindowValue struct {
@@ -81,11 +86,12 @@ func CheckWindow(w *Window, p *Plan) error {
 			return bad("columns", "%q is not a series column; use %s", name, strings.Join(SeriesColumnNames(), ", "))
 		}
 	}
+	if _, b := checkTable(w, nil); b != nil {
+		return outOfRange(b.Key, b)
+	}
 	switch {
 	case len(w.Columns) == 0:
 		return bad("columns", "names no series column; use some of %s", strings.Join(SeriesColumnNames(), ", "))
-	case from < 0:
-		return bad("from", "must be 0 or later, got %v", w.From)
 	case to <= from:
 		return bad("to", "must come after from (%v), got %v", w.From, w.To)
 	case from >= end:

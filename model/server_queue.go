@@ -55,13 +55,19 @@ func (q *queueServer) arrive(g *group, n int64) {
 	q.queued += n
 }
 
-// work serves up to the tick's capacity.
+// work serves up to the tick's capacity. Every pass of its loop serves
+// or removes an entry, or ends it; it counts as an event for the guard, so
+// a run whose queue holds millions of entries still stops at once when it
+// is cancelled.
 func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 	s := q.s
 	c := q.cr.take(sg.CapRate * q.cl.keep(sg.CapRate, q.queued) / s.p.TPS)
 	c0 := c
 	dropping := s.p.DropExpired
 	for c > 0 && q.head < len(q.q) {
+		if !s.poll() {
+			return // the run ends here
+		}
 		i := q.head
 		if q.lifo {
 			i = len(q.q) - 1
@@ -84,7 +90,7 @@ func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 				s.waste(k)
 			}
 		}
-		if e.n == 0 {
+		if e.n <= 0 {
 			if e.g != nil {
 				s.gs.release(e.g)
 				e.g = nil

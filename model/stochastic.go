@@ -119,13 +119,23 @@ func (s *stoch) run() {
 		}
 		s.step(t)
 		last = t
-		if s.g != nil && !s.g.ok(s.live(), float64(t)*p.TickS) {
+		if s.g != nil && !s.g.tick(s.live(), float64(t)*p.TickS) {
 			return
 		}
 	}
 	if last+1 < p.Ticks {
 		s.idle(last+1, p.Ticks)
 	}
+}
+
+// poll counts one event of the tick and asks the guard every 4096 of them:
+// false when the run must end now.
+func (s *stoch) poll() bool {
+	if s.events++; s.events < 4096 {
+		return true
+	}
+	s.events = 0
+	return s.g.ok(s.live(), float64(s.now)*s.p.TickS)
 }
 
 // nextTick returns the next tick after t in which something can happen.
@@ -177,11 +187,8 @@ func (s *stoch) step(t int64) {
 	// 2. events in scheduling order, then the new requests
 	if busy {
 		for i := 0; i < len(sl.lists[phStart]); i++ {
-			if s.events++; s.events == 4096 {
-				s.events = 0
-				if !s.g.ok(s.live(), float64(t)*p.TickS) {
-					return // the run ends here
-				}
+			if !s.poll() {
+				return // the run ends here
 			}
 			ev := &sl.lists[phStart][i]
 			switch ev.kind {

@@ -357,9 +357,9 @@ func ColumnsMarkdown() string {
 // embeds it).
 func KeysMarkdown() string {
 	var b strings.Builder
-	b.WriteString("| key | default | unit | meaning |\n|---|---|---|---|\n")
+	b.WriteString("| key | default | range | unit | meaning |\n|---|---|---|---|---|\n")
 	for _, k := range sweep.Reference() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, plots.Escape(k.Doc))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Path, k.Value, k.Range, k.Unit, plots.Escape(k.Doc))
 	}
 	return b.String()
 }

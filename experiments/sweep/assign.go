@@ -105,10 +105,11 @@ func assign(dst reflect.Value, v any, path string) error {
 			if d, err = model.ParseDuration(x); err != nil {
 				return fail("%v", err)
 			}
-		case int64:
-			d = model.Seconds(float64(x))
-		case float64:
-			d = model.Seconds(x)
+		case int64, float64:
+			var err error
+			if d, err = model.DurationOf(Float(x)); err != nil {
+				return fail("%v", err)
+			}
 		default:
 			return fail("wants a duration like \"30s\", got %s", Describe(v))
 		}

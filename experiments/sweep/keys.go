@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,18 +12,25 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
-// Key describes one scenario key: its dotted path, its value (or default),
-// unit and meaning, as the struct tags of model.Scenario state them.
+// Key describes one scenario key: its dotted path, its value (or default)
+// and meaning, as the struct tags of model.Scenario state them, and, for a
+// number, its unit and the values it takes, as its kind declares them.
 type Key struct {
 	Path  string
 	Value string
 	Unit  string
+	Range string // "0 to 1e+09", "0s to 24h"; per kind where they differ: "1 to 1e+09 (token_bucket); 0.001 to 1000 (grpc)"
 	Doc   string
 }
 
 // Keys lists every key of sc in declaration order, list entries by index:
 // the paths Assign takes, with their values.
 func Keys(sc model.Scenario) []Key {
+	declared, _ := model.Ranges(&sc)
+	ranges := map[string][]model.KeyRange{}
+	for _, r := range declared {
+		ranges[r.Path] = append(ranges[r.Path], r)
+	}
 	var out []Key
 	var walk func(v reflect.Value, f reflect.StructField, path string)
 	walk = func(v reflect.Value, f reflect.StructField, path string) {
@@ -41,7 +49,8 @@ func Keys(sc model.Scenario) []Key {
 			}
 			return
 		}
-		out = append(out, Key{Path: path, Value: format(v), Unit: f.Tag.Get("unit"), Doc: f.Tag.Get("doc")})
+		unit, text := rangeText(ranges[path])
+		out = append(out, Key{Path: path, Value: format(v), Unit: unit, Range: text, Doc: f.Tag.Get("doc")})
 	}
 	walk(reflect.ValueOf(sc), reflect.StructField{}, "")
 	return out
@@ -91,6 +100,31 @@ func Differs(sc, base model.Scenario) []Key {
 		}
 	}
 	return out
+}
+
+// rangeText writes a key's ranges, one per kind that reads it, kinds with
+// the same range together, and its unit.
+func rangeText(rs []model.KeyRange) (unit, text string) {
+	var parts []string
+	var kinds [][]string
+	for _, r := range rs {
+		unit = r.Unit
+		t := r.Ends()
+		i := slices.Index(parts, t)
+		if i < 0 {
+			parts, kinds = append(parts, t), append(kinds, nil)
+			i = len(parts) - 1
+		}
+		if r.Kind != "" {
+			kinds[i] = append(kinds[i], r.Kind)
+		}
+	}
+	for i := range parts {
+		if len(kinds[i]) > 0 {
+			parts[i] += " (" + strings.Join(kinds[i], ", ") + ")"
+		}
+	}
+	return unit, strings.Join(parts, "; ")
 }
 
 func format(v reflect.Value) string {

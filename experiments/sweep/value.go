@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/stormlab/stormlab/model"
@@ -25,14 +26,8 @@ func NewValue(raw any, duration bool) (Value, error) {
 	switch x := raw.(type) {
 	case int64:
 		v.Text, v.Num, v.IsNum = strconv.FormatInt(x, 10), float64(x), true
-		if duration {
-			v.Text = model.Seconds(float64(x)).String()
-		}
 	case float64:
 		v.Text, v.Num, v.IsNum = strconv.FormatFloat(x, 'f', -1, 64), x, true
-		if duration {
-			v.Text = model.Seconds(x).String()
-		}
 	case string:
 		v.Text = x
 		if duration {
@@ -47,5 +42,26 @@ func NewValue(raw any, duration bool) (Value, error) {
 	default:
 		return v, fmt.Errorf("an axis value must be a number, a string or a boolean, got %s", Describe(raw))
 	}
+	if duration && v.IsNum && v.Raw != nil {
+		if _, ok := raw.(string); !ok { // seconds
+			d, err := model.DurationOf(v.Num)
+			if err != nil {
+				return v, err
+			}
+			v.Text = d.String()
+		}
+	}
 	return v, nil
+}
+
+// Float is a number as a file gives one (an int64 or a float64) as a
+// float64; NaN for anything else.
+func Float(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return math.NaN()
 }
