@@ -59,7 +59,7 @@ func TestGridOrderAndOverrides(t *testing.T) {
 	}
 	last := cells[len(cells)-1]
 	sc := last.Scenario
-	if sc.Load != 80 || sc.Fault[0].Length != model.Duration(4*time.Second) || sc.FlatAttempts() != 27 || sc.Budget.Kind != "per_tick" || sc.Budget.Ratio != 0.1 {
+	if sc.Load != 80 || sc.Fault[0].Length != model.Duration(4*time.Second) || sc.FlatAttempts() != 27 || sc.Budget.Kind != "per_tick" || sc.Budget.TableParams() != (model.PerTickParams{Ratio: 0.1}) {
 		t.Errorf("last cell scenario: load %v, blip %v, attempts %d, budget %+v", sc.Load, sc.Fault[0].Length, sc.FlatAttempts(), sc.Budget)
 	}
 	if cells[0].Scenario.Budget.Kind != "none" {
@@ -109,6 +109,8 @@ func TestSet(t *testing.T) {
 
 func TestRanges(t *testing.T) {
 	e := mustParse(t, `
+[scenario]
+budget.kind = "per_tick"
 [grid]
 budget = { from = 0, to = 0.3, step = 0.05 }
 load = { from = 50, to = 95, step = 5 }

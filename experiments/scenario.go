@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/stormlab/stormlab/experiments/sweep"
 )
@@ -19,6 +20,32 @@ var shorthands = map[string]string{
 	"backoff.factor": "layer.*.backoff.factor",
 	"backoff.jitter": "layer.*.backoff.jitter",
 	"budget":         "budget.ratio",
+}
+
+// kindsFirst moves each "kind" key before the other keys of its table: a
+// table with a kind takes its kind's defaults when the kind is set, and its
+// other keys then override them, whatever order the file writes them in.
+func kindsFirst(leaves []sweep.Override) []sweep.Override {
+	parent := func(p string) string {
+		if i := strings.LastIndexByte(p, '.'); i >= 0 {
+			return p[:i]
+		}
+		return ""
+	}
+	for k := range leaves {
+		if !strings.HasSuffix(leaves[k].Path, ".kind") {
+			continue
+		}
+		for j := 0; j < k; j++ {
+			if parent(leaves[j].Path) == parent(leaves[k].Path) {
+				kind := leaves[k]
+				copy(leaves[j+1:k+1], leaves[j:k])
+				leaves[j] = kind
+				break
+			}
+		}
+	}
+	return leaves
 }
 
 // resolve turns a user-written scenario path into the path sweep.Assign takes.
@@ -77,7 +104,7 @@ func (e *Experiment) overrides(prefix string, m map[string]any) []sweep.Override
 		walk(k, m[k])
 	}
 	sort.SliceStable(leaves, func(i, j int) bool { return e.before(leaves[i].Key, leaves[j].Key) })
-	return append(lists, leaves...)
+	return append(lists, kindsFirst(leaves)...)
 }
 
 func isList(v any) bool {

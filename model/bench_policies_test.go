@@ -29,10 +29,9 @@ func healthyChain() Scenario {
 // withPolicies puts a retry budget on every layer (10%, scope layer), a
 // failure-ratio breaker on every layer and a 3 s deadline on the requests.
 func withPolicies(s Scenario) Scenario {
-	s.Budget = Default().Budget
-	s.Budget.Kind, s.Budget.Ratio, s.Budget.Scope = "ratio", 0.1, "layer"
+	s.Budget = Budget{Kind: "ratio", Scope: "layer", Params: RatioParams{Ratio: 0.1}}
 	for i := range s.Layer {
-		s.Layer[i].Breaker.Kind = "ratio"
+		s.Layer[i].Breaker.SetTableKind("ratio")
 	}
 	s.Deadline = Duration(3 * time.Second)
 	return s

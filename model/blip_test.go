@@ -18,7 +18,7 @@ func blip(attempts int) Scenario {
 
 func TestBlipArticleRows(t *testing.T) {
 	budget := blip(27)
-	budget.Budget = Budget{Kind: "per_tick", Ratio: 0.1, Scope: "chain"}
+	budget.Budget = Budget{Kind: "per_tick", Scope: "chain", Params: PerTickParams{Ratio: 0.1}}
 	drop := blip(27)
 	drop.Dependency.DropExpired = true
 	for _, c := range []struct {

@@ -145,6 +145,17 @@ func Ranges(sc *Scenario) (ranges []KeyRange, undeclared []string) {
 		if b, ok := v.Addr().Interface().(bounded); ok {
 			bounds = b.bounds(nil)
 		}
+		if kt, ok := v.Addr().Interface().(KindTable); ok {
+			for _, k := range kt.TableKinds() {
+				if k.Params == nil {
+					continue
+				}
+				pv := reflect.New(reflect.TypeOf(k.Params)).Elem()
+				pv.Set(reflect.ValueOf(k.Params))
+				rs, un := paramRanges(pv, path, k.Name)
+				ranges, undeclared = append(ranges, rs...), append(undeclared, un...)
+			}
+		}
 		for i := 0; i < v.NumField(); i++ {
 			f := v.Type().Field(i)
 			key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
@@ -180,6 +191,36 @@ func Ranges(sc *Scenario) (ranges []KeyRange, undeclared []string) {
 	return ranges, undeclared
 }
 
+// paramRanges lists the ranges of a kind's parameters (pv, addressable),
+// each marked as the kind's, and the numeric parameters without one.
+func paramRanges(pv reflect.Value, path, kind string) (ranges []KeyRange, undeclared []string) {
+	var bounds []Bound
+	if b, ok := pv.Addr().Interface().(bounded); ok {
+		bounds = b.bounds(nil)
+	}
+	for i := 0; i < pv.NumField(); i++ {
+		f := pv.Type().Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		fv := pv.Field(i)
+		if key == "" || key == "-" || !(f.Type == reflect.TypeFor[Duration]() || fv.Kind() == reflect.Float64 || fv.CanInt()) {
+			continue
+		}
+		declared := false
+		for j := range bounds {
+			if bounds[j].At == fv.Addr().Interface() {
+				r := keyRange(&bounds[j])
+				r.Path, r.Kind = joinKey(path, key), kind
+				ranges = append(ranges, r)
+				declared = true
+			}
+		}
+		if !declared {
+			undeclared = append(undeclared, joinKey(path, key)+" ("+kind+")")
+		}
+	}
+	return ranges, undeclared
+}
+
 func joinKey(path, key string) string {
 	if path == "" {
 		return key
@@ -203,6 +244,15 @@ func checkTables(v reflect.Value, at []int, buf []Bound) *FieldError {
 	bounds, b := checkTable(v.Addr().Interface(), buf)
 	if b != nil {
 		return outOfRange(keyPath(at, b.Key), b)
+	}
+	if kt, ok := v.Addr().Interface().(KindTable); ok {
+		if p := kt.TableParams(); p != nil {
+			pv := reflect.New(reflect.TypeOf(p)).Elem()
+			pv.Set(reflect.ValueOf(p))
+			if _, b := checkTable(pv.Addr().Interface(), bounds); b != nil {
+				return withKind(outOfRange(keyPath(at, b.Key), b), kt.TableKind())
+			}
+		}
 	}
 	for i := 0; i < v.NumField(); i++ {
 		switch fv := v.Field(i); fv.Kind() {
@@ -248,6 +298,14 @@ func checkTable(table any, buf []Bound) ([]Bound, *Bound) {
 		}
 	}
 	return bounds, nil
+}
+
+// withKind says in e's message which kind's range it is.
+func withKind(e *FieldError, kind string) *FieldError {
+	if i := strings.LastIndex(e.Msg, ", got "); i >= 0 {
+		e.Msg = e.Msg[:i] + " (kind = " + strconv.Quote(kind) + ")" + e.Msg[i:]
+	}
+	return e
 }
 
 // outOfRange is the error for b's key, at path, outside its range.

@@ -59,10 +59,13 @@ func (c boundsCase) scenario(t *testing.T) Scenario {
 	case path == "duration":
 		scaleSpans(&sc, Duration(time.Duration(Seconds(math.Min(3600, math.Max(1e-6, c.end/400)))).Round(time.Microsecond)))
 	case strings.HasPrefix(path, "budget."):
-		sc.Budget.Kind = c.r.Kind
-		fillKind(t, &sc.Budget, c.r.Kind)
+		if err := sc.Budget.SetTableKind(c.r.Kind); err != nil {
+			t.Fatal(err)
+		}
 	case strings.HasPrefix(path, "layer.0.breaker."):
-		sc.Layer[0].Breaker.Kind = c.r.Kind
+		if err := sc.Layer[0].Breaker.SetTableKind(c.r.Kind); err != nil {
+			t.Fatal(err)
+		}
 	case strings.HasPrefix(path, "fault.0.") && c.r.Kind != "":
 		sc.Fault[0].Kind = c.r.Kind
 	case strings.HasPrefix(path, "layer.0.backoff."):
@@ -127,25 +130,12 @@ func scaleSpans(sc *Scenario, tick Duration) {
 	sc.Tick = tick
 }
 
-// fillKind gives the keys a budget kind reads that are outside their
-// ranges in the defaults (max_tokens is 0 until a kind is chosen) a value
-// inside: 10, or the end of the range nearest it.
-func fillKind(t *testing.T, b *Budget, kind string) {
-	k, ok := lookupBudget(kind)
-	if !ok {
-		t.Fatalf("no budget kind %q", kind)
-	}
-	for _, bd := range k.bounds(b, nil) {
-		if x, ok := bd.At.(*float64); ok && !(*x >= bd.Min && *x <= bd.Max) {
-			*x = math.Min(bd.Max, math.Max(bd.Min, 10)) // the defaults' spans and counts are in range
-		}
-	}
-}
-
-// setKey sets the numeric key of sc at r.Path to x.
+// setKey sets the numeric key of sc at r.Path to x; a key of a kind's
+// parameters is set on a copy of them, stored back.
 func setKey(t *testing.T, sc *Scenario, r KeyRange, x float64) {
 	t.Helper()
 	v := reflect.ValueOf(sc).Elem()
+	var store func()
 	for _, seg := range strings.Split(r.Path, ".") {
 		if v.Kind() == reflect.Slice {
 			i, err := strconv.Atoi(seg)
@@ -155,8 +145,19 @@ func setKey(t *testing.T, sc *Scenario, r KeyRange, x float64) {
 			v = v.Index(i)
 			continue
 		}
+		if kt, ok := v.Addr().Interface().(KindTable); ok && !hasKey(v, seg) {
+			pv := reflect.New(reflect.TypeOf(kt.TableParams())).Elem()
+			pv.Set(reflect.ValueOf(kt.TableParams()))
+			store = func() { kt.SetTableParams(pv.Interface()) }
+			v = pv
+		}
 		v = fieldByKey(t, v, seg)
 	}
+	defer func() {
+		if store != nil {
+			store()
+		}
+	}()
 	switch {
 	case r.Duration:
 		v.SetInt(int64(Seconds(x)))
@@ -165,6 +166,16 @@ func setKey(t *testing.T, sc *Scenario, r KeyRange, x float64) {
 	default:
 		v.SetFloat(x)
 	}
+}
+
+// hasKey reports whether the table v has a field named key.
+func hasKey(v reflect.Value, key string) bool {
+	for i := 0; i < v.NumField(); i++ {
+		if k, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("toml"), ","); k == key {
+			return true
+		}
+	}
+	return false
 }
 
 func fieldByKey(t *testing.T, v reflect.Value, key string) reflect.Value {
@@ -376,15 +387,19 @@ func safe(t *testing.T, c boundsCase, f func(ctx context.Context)) {
 // never rise.
 func TestBudgetsMonotone(t *testing.T) {
 	for _, k := range budgetKinds() {
+		if k.make == nil {
+			continue // none
+		}
 		var r Bound
-		var b Budget
-		for _, bd := range k.bounds(&b, nil) {
+		pv := reflect.New(reflect.TypeOf(k.Params))
+		pv.Elem().Set(reflect.ValueOf(k.Params))
+		for _, bd := range pv.Interface().(bounded).bounds(nil) {
 			if bd.Key == k.more {
 				r = bd
 			}
 		}
 		if r.Key == "" {
-			t.Errorf("budget kind %s: more = %q names none of its keys", k.name, k.more)
+			t.Errorf("budget kind %s: more = %q names none of its keys", k.Name, k.more)
 			continue
 		}
 		values := []float64{r.Min}
@@ -398,8 +413,7 @@ func TestBudgetsMonotone(t *testing.T) {
 				sc := boundsBase(engine)
 				sc.Layer[0].Attempts = 4
 				sc.Dependency.Capacity, sc.Dependency.Queue, sc.Fault = 0, "none", nil
-				sc.Budget.Kind = k.name
-				fillKind(t, &sc.Budget, k.name)
+				sc.Budget.SetTableKind(k.Name)
 				kr := keyRange(&r)
 				kr.Path = "budget." + k.more
 				setKey(t, &sc, kr, x)
@@ -408,13 +422,13 @@ func TestBudgetsMonotone(t *testing.T) {
 					if fe, ok := err.(*FieldError); ok && fe.Path == "budget.kind" {
 						break // the engine does not model the kind
 					}
-					t.Fatalf("%s %s = %v on %s: %v", k.name, k.more, x, engine, err)
+					t.Fatalf("%s %s = %v on %s: %v", k.Name, k.more, x, engine, err)
 				}
 				m, _, _ := engineOf(p)(p, 1, false, nil)
 				if m.RefusedBudget > prev {
-					t.Errorf("%s on %s: %s = %v refuses %v retries, %v = %v refused %v", k.name, engine, k.more, x, m.RefusedBudget, k.more, prevX, prev)
+					t.Errorf("%s on %s: %s = %v refuses %v retries, %v = %v refused %v", k.Name, engine, k.more, x, m.RefusedBudget, k.more, prevX, prev)
 				}
-				t.Logf("%s on %s: %s = %v refuses %v, %v of %v requests succeed", k.name, engine, k.more, x, m.RefusedBudget, m.Successful, m.Requests)
+				t.Logf("%s on %s: %s = %v refuses %v, %v of %v requests succeed", k.Name, engine, k.more, x, m.RefusedBudget, m.Successful, m.Requests)
 				prev, prevX = m.RefusedBudget, x
 			}
 		}

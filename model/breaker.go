@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // breaker is a circuit breaker on one layer's calls (for one client when
 // clients are modelled): closed, it counts outcomes and trips open after
@@ -95,14 +98,80 @@ func (b *breaker) clearWindow() {
 	b.fails.reset()
 }
 
+// Breaker is a circuit breaker on a layer's calls, one per client when the
+// load is split over clients: a kind from the registry below, the keys
+// every kind shares (how long it stays open, its probes, where it sits
+// against the retries), and the kind's own trip rule's keys.
+type Breaker struct {
+	Kind      string   `toml:"kind" doc:"none, or one of the breaker kinds below"`
+	Open      Duration `toml:"open" doc:"how long it stays open, failing calls at once, before it lets probes through"`
+	Probes    int      `toml:"probes" doc:"half-open: calls let through to test the dependency; a success closes it, a failure opens it again"`
+	Placement string   `toml:"placement" doc:"where it sits against the layer's retries: inside_retry (it guards each try and counts each try's outcome: failsafe-go's With(retryPolicy, circuitBreaker), Resilience4j's Retry around a CircuitBreaker) or outside_retry (it is asked once per call, before the first try, and counts the call's final outcome once, so retries neither pass it again nor add to its failures: failsafe-go's With(circuitBreaker, retryPolicy), Resilience4j's CircuitBreaker around a Retry, the lab client of \"Retries can make an outage worse: designing a retry budget\")"`
+	// Params are the kind's trip rule's keys (ConsecutiveParams,
+	// FailureRatioParams); nil for none.
+	Params any `toml:"-"`
+}
+
+// ConsecutiveParams are the keys of a breaker that trips after a run of
+// failures.
+type ConsecutiveParams struct {
+	Threshold int `toml:"threshold" doc:"failures in a row that trip it"`
+}
+
+func (p *ConsecutiveParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"threshold", "", Range{1, 1e6, ""}, &p.Threshold})
+}
+
+// FailureRatioParams are the keys of a breaker that trips on a share of
+// failed calls.
+type FailureRatioParams struct {
+	Ratio    float64  `toml:"ratio" doc:"share of failed calls that trips it"`
+	MinCalls int      `toml:"min_calls" doc:"calls in the window before it may trip"`
+	Window   Duration `toml:"window" doc:"the span calls are counted over"`
+}
+
+func (p *FailureRatioParams) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"ratio", "", Range{0.001, 1, ""}, &p.Ratio},
+		Bound{"min_calls", "", Range{1, 1e9, ""}, &p.MinCalls},
+		Bound{"window", "", span(Duration(time.Microsecond), LongestWait), &p.Window},
+	)
+}
+
+// breakerKind is one registered kind of circuit breaker: its Kind and the
+// trip rule its plan holds.
+type breakerKind struct {
+	Kind
+	rule BreakerKind
+}
+
+func (k breakerKind) info() Kind { return k.Kind }
+
+// breakerKinds is the registry of circuit breakers.
+func breakerKinds() []breakerKind {
+	return []breakerKind{
+		{Kind: Kind{Name: "none", Doc: "no breaker", Engines: OnBoth}, rule: BreakerNone},
+		{Kind: Kind{Name: "consecutive", Doc: "trips after threshold failures in a row", Engines: OnStochastic,
+			Params: ConsecutiveParams{Threshold: 5}}, rule: BreakerConsecutive},
+		{Kind: Kind{Name: "ratio", Doc: "trips when failures are at least ratio of the calls over window, once min_calls were made", Engines: OnStochastic,
+			Params: FailureRatioParams{Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second)}}, rule: BreakerRatio},
+	}
+}
+
+func lookupBreaker(name string) (breakerKind, bool) {
+	if name == "" {
+		name = "none"
+	}
+	for _, k := range breakerKinds() {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return breakerKind{}, false
+}
+
 // bounds: a breaker of kind none reads none of its keys.
 func (b *Breaker) bounds(dst []Bound) []Bound {
-	dst = append(dst,
-		Bound{"threshold", "consecutive", Range{1, 1e6, ""}, &b.Threshold},
-		Bound{"ratio", "ratio", Range{0.001, 1, ""}, &b.Ratio},
-		Bound{"min_calls", "ratio", Range{1, 1e9, ""}, &b.MinCalls},
-		Bound{"window", "ratio", span(Duration(time.Microsecond), LongestWait), &b.Window},
-	)
 	for _, k := range [...]string{"consecutive", "ratio"} {
 		dst = append(dst, Bound{"open", k, span(Duration(time.Microsecond), LongestWait), &b.Open}, Bound{"probes", k, Range{1, 1e6, ""}, &b.Probes})
 	}
@@ -110,3 +179,57 @@ func (b *Breaker) bounds(dst []Bound) []Bound {
 }
 
 func (b *Breaker) kind() string { return b.Kind }
+
+// TableKind, SetTableKind, TableParams and SetTableParams make a breaker a
+// KindTable.
+func (b *Breaker) TableKind() string { return b.Kind }
+
+func (b *Breaker) SetTableKind(name string) error {
+	k, ok := lookupBreaker(name)
+	if !ok {
+		return checkKind("kind", name, kindsOf(breakerKinds()))
+	}
+	if name != b.Kind || b.Params == nil {
+		b.Kind, b.Params = name, k.Params
+	}
+	return nil
+}
+
+func (b *Breaker) TableParams() any {
+	if b.Params == nil {
+		if k, ok := lookupBreaker(b.Kind); ok {
+			return k.Params
+		}
+	}
+	return b.Params
+}
+
+func (b *Breaker) SetTableParams(p any) { b.Params = p }
+
+func (b *Breaker) TableKinds() []Kind { return kindsOf(breakerKinds()) }
+
+// validateKind refuses a kind the registry does not hold, and parameters
+// that are not the kind's; path names the table ("layer.0.breaker.").
+func (b *Breaker) validateKind(path string) *FieldError {
+	if e := checkKind(path+"kind", b.Kind, kindsOf(breakerKinds())); e != nil && b.Kind != "" {
+		return e
+	}
+	k, _ := lookupBreaker(b.Kind)
+	return paramsOf(strings.TrimSuffix(path, "."), k.Kind, b.TableParams())
+}
+
+// plan resolves the breaker, spans in ticks.
+func (b *Breaker) plan(ticks func(Duration) int64) BreakerPlan {
+	k, _ := lookupBreaker(b.Kind)
+	if k.rule == BreakerNone {
+		return BreakerPlan{}
+	}
+	bp := BreakerPlan{Kind: k.rule, OpenTicks: max(1, ticks(b.Open)), Probes: int64(b.Probes), PerCall: b.Placement == "outside_retry"}
+	switch q := b.TableParams().(type) {
+	case ConsecutiveParams:
+		bp.Threshold = int64(q.Threshold)
+	case FailureRatioParams:
+		bp.Ratio, bp.MinCalls, bp.SliceTicks = q.Ratio, int64(q.MinCalls), max(1, ticks(q.Window)/10)
+	}
+	return bp
+}

@@ -74,7 +74,7 @@ func breakerStep(placement string) Scenario {
 	s.Duration = Duration(14 * time.Second)
 	s.Load = 1
 	s.Layer[0].Attempts = 3
-	s.Layer[0].Breaker = Breaker{Kind: "consecutive", Threshold: 2, Open: Duration(5 * time.Second), Probes: 1, Placement: placement}
+	s.Layer[0].Breaker = Breaker{Kind: "consecutive", Open: Duration(5 * time.Second), Probes: 1, Placement: placement, Params: ConsecutiveParams{Threshold: 2}}
 	s.Dependency.Capacity = 0
 	s.Dependency.Queue = "none"
 	return s
@@ -129,16 +129,18 @@ func withBreakers(r *rand.Rand, sc Scenario) Scenario {
 		b := &sc.Layer[i].Breaker
 		b.Kind = []string{"none", "consecutive", "ratio"}[r.IntN(3)]
 		b.Placement = []string{"inside_retry", "outside_retry"}[r.IntN(2)]
-		b.Threshold = 1 + r.IntN(10)
-		b.Ratio = 0.1 + 0.9*r.Float64()
-		b.MinCalls = 1 + r.IntN(20)
-		b.Window = ms(100 + r.IntN(5000))
+		b.Params = nil
+		switch threshold, ratio, calls, window := 1+r.IntN(10), 0.1+0.9*r.Float64(), 1+r.IntN(20), ms(100+r.IntN(5000)); b.Kind {
+		case "consecutive":
+			b.Params = ConsecutiveParams{Threshold: threshold}
+		case "ratio":
+			b.Params = FailureRatioParams{Ratio: ratio, MinCalls: calls, Window: window}
+		}
 		b.Open = ms(10 + r.IntN(5000))
 		b.Probes = 1 + r.IntN(3)
 	}
 	if r.IntN(2) == 0 {
-		sc.Budget.Kind = "token_bucket"
-		sc.Budget.Deposit = []string{"success", "request"}[r.IntN(2)]
+		sc.Budget = Budget{Kind: "token_bucket", Scope: sc.Budget.Scope, Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: []string{"success", "request"}[r.IntN(2)]}}
 	}
 	return sc
 }
@@ -175,8 +177,8 @@ func TestPlacementInvariants(t *testing.T) {
 	r = rand.New(rand.NewPCG(83, 84))
 	for i := range 100 {
 		sc := randomQueueScenario(r)
-		sc.Budget = Budget{Kind: "token_bucket", Ratio: r.Float64(), MaxTokens: 1 + 20*r.Float64(), Scope: "chain",
-			Deposit: []string{"success", "request"}[r.IntN(2)]}
+		sc.Budget = Budget{Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: r.Float64(), MaxTokens: 1 + 20*r.Float64(),
+			Deposit: []string{"success", "request"}[r.IntN(2)]}}
 		if _, ok := checkInvariants(t, i, sc, r.Uint64()); !ok {
 			return
 		}
@@ -193,11 +195,13 @@ func TestPlacementKeys(t *testing.T) {
 	}{
 		{func(s *Scenario) { s.Engine = "stochastic"; s.Layer[0].Breaker.Placement = "per_call" },
 			`layer.0.breaker.placement: "per_call" is not allowed; use one of inside_retry, outside_retry`},
-		{func(s *Scenario) { s.Engine = "stochastic"; s.Budget.Deposit = "call" },
-			`budget.deposit: "call" is not allowed; use one of success, request`},
 		{func(s *Scenario) {
-			s.Layer[0].Breaker = Breaker{Kind: "consecutive", Threshold: 5, Open: Duration(time.Second), Probes: 1, Placement: "outside_retry"}
-		}, `layer.0.breaker.kind: a circuit breaker needs engine = "stochastic"; the queue engine does not model it`},
+			s.Engine = "stochastic"
+			s.Budget = Budget{Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: "call"}}
+		}, `budget.deposit: "call" is not allowed; use one of success, request`},
+		{func(s *Scenario) {
+			s.Layer[0].Breaker = Breaker{Kind: "consecutive", Open: Duration(time.Second), Probes: 1, Placement: "outside_retry", Params: ConsecutiveParams{Threshold: 5}}
+		}, `layer.0.breaker.kind: "consecutive" (a circuit breaker) needs engine = "stochastic"; the queue engine does not model it`},
 	} {
 		sc := Default()
 		c.set(&sc)
@@ -206,7 +210,7 @@ func TestPlacementKeys(t *testing.T) {
 		}
 	}
 	sc := Default()
-	sc.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "chain", Deposit: "request"}
+	sc.Budget = Budget{Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: "request"}}
 	if err := Check(&sc); err != nil {
 		t.Errorf("the queue engine with a token bucket earning per request: %v", err)
 	}

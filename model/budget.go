@@ -43,78 +43,133 @@ type hedgeCharger interface {
 	hedge(n int64) int64
 }
 
-// budgetKind is one registered kind of retry budget: its name as written in
-// budget.kind, what makes its state, the budget keys it reads with their
-// ranges, and its own checks of them.
-type budgetKind struct {
-	name     string
-	make     func(b *BudgetPlan, r *rng) budget
-	bounds   func(b *Budget, dst []Bound) []Bound // appends the numeric keys of b it reads, with their ranges
-	more     string                               // the key whose larger values let more retries through
-	check    func(b Budget) *FieldError           // nil when the kind needs no check beyond its ranges
-	timeouts bool                                 // succeed needs afterTimeout
+// Budget limits retries as a share of traffic rather than per request: a
+// kind from the registry below, who shares it, and the kind's own keys,
+// held as its parameter struct (PerTickParams, TokenBucketParams, ...).
+// Setting the kind gives it that kind's default parameters; the keys a
+// file writes for it then override them.
+type Budget struct {
+	Kind  string `toml:"kind" doc:"none, or one of the budget kinds below"`
+	Scope string `toml:"scope" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none)"`
+	// Params are the kind's keys: a value of its parameter struct; nil for
+	// none (and, before Resolve, for a kind whose defaults stand).
+	Params any `toml:"-"`
 }
 
-// budgetKinds lists every retry budget stormlab models. Adding one is a new
-// file with its type and one line here (model/doc.go shows how).
+// TableKind, SetTableKind, TableParams and SetTableParams make a budget a
+// KindTable.
+func (b *Budget) TableKind() string { return b.Kind }
+
+func (b *Budget) SetTableKind(name string) error {
+	k, ok := lookupBudget(name)
+	if !ok {
+		return b.validateKindOf(name)
+	}
+	if name != b.Kind || b.Params == nil {
+		b.Kind, b.Params = name, k.Params
+	}
+	return nil
+}
+
+func (b *Budget) TableParams() any {
+	if b.Params == nil {
+		if k, ok := lookupBudget(b.Kind); ok {
+			return k.Params
+		}
+	}
+	return b.Params
+}
+
+func (b *Budget) SetTableParams(p any) { b.Params = p }
+
+func (b *Budget) TableKinds() []Kind { return kindsOf(budgetKinds()) }
+
+// validateKind refuses a kind the registry does not hold.
+func (b *Budget) validateKind() *FieldError { return b.validateKindOf(b.Kind) }
+
+func (b *Budget) validateKindOf(name string) *FieldError {
+	return checkKind("budget.kind", name, kindsOf(budgetKinds()))
+}
+
+// validate checks the kind's parameters: that they are the kind's, and its
+// own checks beyond their ranges.
+func (b *Budget) validate() *FieldError {
+	k, _ := lookupBudget(b.Kind)
+	p := b.TableParams()
+	if e := paramsOf("budget", k.Kind, p); e != nil {
+		return e
+	}
+	if k.check != nil {
+		if e := k.check(p); e != nil {
+			e.Path = "budget." + e.Path
+			return e
+		}
+	}
+	return nil
+}
+
+// BudgetPlan is the retry budget resolved: its kind, its scope, and the
+// kind's parameters, with the tick its spans are counted in.
+type BudgetPlan struct {
+	Kind   string // a registered budget kind; "none" for no budget
+	Scope  BudgetScope
+	Params any // the kind's parameter struct
+	TickNs int64
+}
+
+// ticks is a span of the budget's parameters in ticks, at least one.
+func (b *BudgetPlan) ticks(d Duration) int64 { return max(1, (int64(d)+b.TickNs/2)/b.TickNs) }
+
+// BudgetScope is who shares a budget.
+type BudgetScope uint8
+
+const (
+	ScopeChain      BudgetScope = iota // one budget for every layer, retries tagged
+	ScopeLayer                         // each layer its own
+	ScopeClient                        // each client its own
+	ScopeDependency                    // one for the calls to the dependency; none above
+)
+
+// budgetKind is one registered kind of retry budget: its Kind (name, doc,
+// engines, parameters with their defaults), what makes its state from its
+// plan, the parameter whose larger values let more retries through (for
+// the test that they never refuse more), and its own checks of its keys
+// beyond their ranges.
+type budgetKind struct {
+	Kind
+	make     func(b *BudgetPlan, r *rng) budget // nil for none
+	more     string
+	check    func(params any) *FieldError // a problem with one of its keys, named by the key alone
+	timeouts bool                         // succeed needs afterTimeout
+}
+
+func (k budgetKind) info() Kind { return k.Kind }
+
+// budgetKinds is the registry of retry budgets. Adding one is a file with
+// its type, its parameters and its kind, and one line here (model/doc.go
+// shows how).
 func budgetKinds() []budgetKind {
 	return []budgetKind{
-		{name: "per_tick", make: newPerTickBudget, bounds: perTickBounds, more: "ratio"},
-		{name: "ratio", make: newRatioBudget, bounds: ratioBounds, more: "ratio"},
-		{name: "token_bucket", make: newTokenBucket, bounds: tokenBucketBounds, more: "max_tokens"},
-		{name: "grpc", make: newGRPCThrottle, bounds: grpcBounds, more: "max_tokens"},
-		{name: "finagle", make: newFinagleBudget, bounds: finagleBounds, more: "percent_can_retry", check: checkFinagleBudget},
-		{name: "envoy", make: newEnvoyBudget, bounds: envoyBounds, more: "budget_percent"},
-		{name: "aws", make: newAWSQuota, bounds: awsBounds, more: "quota", timeouts: true},
-		{name: "adaptive", make: newAdaptiveThrottle, bounds: adaptiveBounds, more: "k"},
+		{Kind: Kind{Name: "none", Doc: "no budget: every retry the attempts allow is sent", Engines: OnBoth}},
+		perTickKind(),
+		ratioKind(),
+		tokenBucketKind(),
+		grpcKind(),
+		finagleKind(),
+		envoyKind(),
+		awsKind(),
+		adaptiveKind(),
 	}
 }
-
-// bounds declares the ranges of the budget keys: each kind's, for that kind.
-func (b *Budget) bounds(dst []Bound) []Bound {
-	for _, k := range budgetKinds() {
-		dst = b.boundsOf(k, dst)
-	}
-	return dst
-}
-
-// kindBounds is the ranges of the keys one kind reads; none for "none".
-func (b *Budget) kindBounds(kind string, dst []Bound) []Bound {
-	if k, ok := lookupBudget(kind); ok {
-		return b.boundsOf(k, dst)
-	}
-	return dst
-}
-
-// boundsOf appends k's ranges, each marked as k's.
-func (b *Budget) boundsOf(k budgetKind, dst []Bound) []Bound {
-	n := len(dst)
-	dst = k.bounds(b, dst)
-	for i := n; i < len(dst); i++ {
-		dst[i].Kind = k.name
-	}
-	return dst
-}
-
-func (b *Budget) kind() string { return b.Kind }
 
 // lookupBudget finds a budget kind by name.
 func lookupBudget(name string) (budgetKind, bool) {
 	for _, k := range budgetKinds() {
-		if k.name == name {
+		if k.Name == name {
 			return k, true
 		}
 	}
 	return budgetKind{}, false
-}
-
-// budgetNames lists "none" and the registered kinds, for error messages.
-func budgetNames() []string {
-	names := []string{"none"}
-	for _, k := range budgetKinds() {
-		names = append(names, k.name)
-	}
-	return names
 }
 
 // budgets holds a run's retry budgets and applies the scope: one budget for
@@ -138,7 +193,7 @@ type budgets struct {
 // newBudgets makes the budgets of a run with the given layers and clients.
 func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
 	k, ok := lookupBudget(p.Budget.Kind)
-	if !ok {
+	if !ok || k.make == nil {
 		return budgets{}
 	}
 	n := 1

@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // adaptiveThrottle is the client-side adaptive throttling of Google's SRE
 // book: over the last window the client counts the tries it attempted and
 // those its backend accepted, and rejects each new try — first tries and
@@ -12,13 +14,26 @@ type adaptiveThrottle struct {
 	tries, accepts slidingSum
 }
 
-func newAdaptiveThrottle(b *BudgetPlan, r *rng) budget {
-	w := newSlidingSum(b.WindowTicks / 10)
-	return &adaptiveThrottle{k: b.K, r: r, tries: w, accepts: w}
+// AdaptiveParams are the keys of client-side adaptive throttling, at the
+// SRE book's defaults.
+type AdaptiveParams struct {
+	K      float64  `toml:"k" doc:"a try is rejected on the client with probability max(0, (tries − k × accepted) / (tries + 1)) over the window"`
+	Window Duration `toml:"window" doc:"the span tries and accepted ones are counted over"`
 }
 
-func adaptiveBounds(b *Budget, dst []Bound) []Bound {
-	return append(dst, Bound{"k", "", Range{0, 1000, ""}, &b.K}, Bound{"window", "", span(0, LongestWait), &b.Window})
+func (p *AdaptiveParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"k", "", Range{0, 1000, ""}, &p.K}, Bound{"window", "", span(0, LongestWait), &p.Window})
+}
+
+func adaptiveKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "adaptive", Doc: "the SRE book's client-side adaptive throttling of every try: rejected with probability max(0, (tries − k × accepted) / (tries + 1)) over the window",
+		Engines: OnStochastic, Params: AdaptiveParams{K: 2, Window: Duration(2 * time.Minute)}}, make: newAdaptiveThrottle, more: "k"}
+}
+
+func newAdaptiveThrottle(b *BudgetPlan, r *rng) budget {
+	q := b.Params.(AdaptiveParams)
+	w := newSlidingSum(b.ticks(q.Window) / 10)
+	return &adaptiveThrottle{k: q.K, r: r, tries: w, accepts: w}
 }
 
 func (a *adaptiveThrottle) tick(t, _ int64) {

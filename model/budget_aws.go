@@ -12,19 +12,34 @@ type awsQuota struct {
 	cost, timeoutCost, increase float64
 }
 
-func newAWSQuota(b *BudgetPlan, _ *rng) budget {
-	return &awsQuota{max: b.Quota, tokens: b.Quota, cost: b.RetryCost, timeoutCost: b.TimeoutCost, increase: b.NoRetryIncrement}
+// AWSParams are the keys of the AWS SDKs' standard retry quota, at its
+// defaults.
+type AWSParams struct {
+	Quota            float64 `toml:"quota" doc:"tokens in the retry quota; it starts full"`
+	RetryCost        float64 `toml:"retry_cost" doc:"tokens a retry after an error takes"`
+	TimeoutCost      float64 `toml:"timeout_cost" doc:"tokens a retry after a timeout takes"`
+	NoRetryIncrement float64 `toml:"no_retry_increment" doc:"tokens a success on the first try adds (a success on a retry gives back what the retry took)"`
 }
 
-// awsBounds: a cost below a thousandth of a token would be lost against a
+// bounds: a cost below a thousandth of a token would be lost against a
 // quota of a billion.
-func awsBounds(b *Budget, dst []Bound) []Bound {
+func (p *AWSParams) bounds(dst []Bound) []Bound {
 	return append(dst,
-		Bound{"quota", "", Range{0, 1e9, ""}, &b.Quota},
-		Bound{"retry_cost", "", Range{0.001, 1e6, ""}, &b.RetryCost},
-		Bound{"timeout_cost", "", Range{0.001, 1e6, ""}, &b.TimeoutCost},
-		Bound{"no_retry_increment", "", Range{0, 1e6, ""}, &b.NoRetryIncrement},
+		Bound{"quota", "", Range{0, 1e9, ""}, &p.Quota},
+		Bound{"retry_cost", "", Range{0.001, 1e6, ""}, &p.RetryCost},
+		Bound{"timeout_cost", "", Range{0.001, 1e6, ""}, &p.TimeoutCost},
+		Bound{"no_retry_increment", "", Range{0, 1e6, ""}, &p.NoRetryIncrement},
 	)
+}
+
+func awsKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "aws", Doc: "the AWS SDKs' standard retry quota: a retry takes retry_cost tokens (timeout_cost after a timeout), a success on the first try adds no_retry_increment",
+		Engines: OnStochastic, Params: AWSParams{Quota: 500, RetryCost: 5, TimeoutCost: 10, NoRetryIncrement: 1}}, make: newAWSQuota, more: "quota", timeouts: true}
+}
+
+func newAWSQuota(b *BudgetPlan, _ *rng) budget {
+	q := b.Params.(AWSParams)
+	return &awsQuota{max: q.Quota, tokens: q.Quota, cost: q.RetryCost, timeoutCost: q.TimeoutCost, increase: q.NoRetryIncrement}
 }
 
 func (b *awsQuota) send(_ bool, n int64) int64 { return n }

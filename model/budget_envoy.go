@@ -12,12 +12,24 @@ type envoyBudget struct {
 	active, retrying int64
 }
 
-func newEnvoyBudget(b *BudgetPlan, _ *rng) budget {
-	return &envoyBudget{share: b.BudgetPercent / 100, floor: int64(b.MinRetryConcurrency)}
+// EnvoyParams are the keys of Envoy's retry budget, at its defaults.
+type EnvoyParams struct {
+	BudgetPercent       float64 `toml:"budget_percent" doc:"retries in flight ≤ budget_percent of the tries in flight"`
+	MinRetryConcurrency int     `toml:"min_retry_concurrency" doc:"retries in flight allowed whatever the share"`
 }
 
-func envoyBounds(b *Budget, dst []Bound) []Bound {
-	return append(dst, Bound{"budget_percent", "", Range{0, 100, "%"}, &b.BudgetPercent}, Bound{"min_retry_concurrency", "", Range{0, 1e6, ""}, &b.MinRetryConcurrency})
+func (p *EnvoyParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"budget_percent", "", Range{0, 100, "%"}, &p.BudgetPercent}, Bound{"min_retry_concurrency", "", Range{0, 1e6, ""}, &p.MinRetryConcurrency})
+}
+
+func envoyKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "envoy", Doc: "Envoy's retry budget: the retries in flight are at most budget_percent of the tries in flight, and at least min_retry_concurrency",
+		Engines: OnStochastic, Params: EnvoyParams{BudgetPercent: 20, MinRetryConcurrency: 3}}, make: newEnvoyBudget, more: "budget_percent"}
+}
+
+func newEnvoyBudget(b *BudgetPlan, _ *rng) budget {
+	q := b.Params.(EnvoyParams)
+	return &envoyBudget{share: q.BudgetPercent / 100, floor: int64(q.MinRetryConcurrency)}
 }
 
 func (b *envoyBudget) send(_ bool, n int64) int64 {

@@ -21,33 +21,45 @@ type finagleBudget struct {
 	balance       slidingSum // deposits less withdrawals over the last ttl
 }
 
-func newFinagleBudget(b *BudgetPlan, _ *rng) budget {
-	f := &finagleBudget{balance: newSlidingSum(b.TTLTicks / 10)}
-	if b.PercentCanRetry == 0 {
-		f.cost = 1 // only the reserve, refilled by time
-	} else {
-		f.deposit = 1000
-		f.cost = int64(math.Min(1000/b.PercentCanRetry, math.MaxInt32))
-	}
-	f.reserve = int64(math.Min(math.Floor(b.MinRetriesPerSec*b.TTL.Seconds())*float64(f.cost), 1<<62))
-	return f
+// FinagleParams are the keys of Finagle's RetryBudget, at its defaults.
+type FinagleParams struct {
+	TTL              Duration `toml:"ttl" doc:"deposits expire after it"`
+	MinRetriesPerSec float64  `toml:"min_retries_per_sec" doc:"retries allowed per second on top of the share (a reserve of min_retries_per_sec × ttl)"`
+	PercentCanRetry  float64  `toml:"percent_can_retry" doc:"share of requests that may be retried (each request deposits)"`
 }
 
-// finagleBounds: Finagle's RetryBudget takes a ttl from 1 s to 60 s and a
+// bounds: Finagle's RetryBudget takes a ttl from 1 s to 60 s and a
 // percent_can_retry from 0 to 1000.
-func finagleBounds(b *Budget, dst []Bound) []Bound {
+func (p *FinagleParams) bounds(dst []Bound) []Bound {
 	return append(dst,
-		Bound{"ttl", "", span(Duration(time.Second), Duration(time.Minute)), &b.TTL},
-		Bound{"min_retries_per_sec", "", Range{0, 1e6, ""}, &b.MinRetriesPerSec},
-		Bound{"percent_can_retry", "", Range{0, 1000, ""}, &b.PercentCanRetry},
+		Bound{"ttl", "", span(Duration(time.Second), Duration(time.Minute)), &p.TTL},
+		Bound{"min_retries_per_sec", "", Range{0, 1e6, ""}, &p.MinRetriesPerSec},
+		Bound{"percent_can_retry", "", Range{0, 1000, ""}, &p.PercentCanRetry},
 	)
 }
 
-func checkFinagleBudget(b Budget) *FieldError {
-	if b.PercentCanRetry == 0 && b.MinRetriesPerSec == 0 {
-		return bad("budget.percent_can_retry", "with min_retries_per_sec = 0 too, the budget allows no retry at all")
+func finagleKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "finagle", Doc: "Finagle's RetryBudget: every request deposits, a retry withdraws, deposits expire after ttl; about percent_can_retry of the requests may retry, on top of min_retries_per_sec",
+		Engines: OnBoth, Params: FinagleParams{TTL: Duration(10 * time.Second), MinRetriesPerSec: 10, PercentCanRetry: 0.2}}, make: newFinagleBudget, more: "percent_can_retry",
+		check: func(p any) *FieldError {
+			if q := p.(FinagleParams); q.PercentCanRetry == 0 && q.MinRetriesPerSec == 0 {
+				return bad("percent_can_retry", "with min_retries_per_sec = 0 too, the budget allows no retry at all")
+			}
+			return nil
+		}}
+}
+
+func newFinagleBudget(b *BudgetPlan, _ *rng) budget {
+	q := b.Params.(FinagleParams)
+	f := &finagleBudget{balance: newSlidingSum(b.ticks(q.TTL) / 10)}
+	if q.PercentCanRetry == 0 {
+		f.cost = 1 // only the reserve, refilled by time
+	} else {
+		f.deposit = 1000
+		f.cost = int64(math.Min(1000/q.PercentCanRetry, math.MaxInt32))
 	}
-	return nil
+	f.reserve = int64(math.Min(math.Floor(q.MinRetriesPerSec*q.TTL.Seconds())*float64(f.cost), 1<<62))
+	return f
 }
 
 // tick moves the window to tick t: what is older than ttl expires.

@@ -14,14 +14,27 @@ type grpcThrottle struct {
 	max, ratio, tokens float64
 }
 
-func newGRPCThrottle(b *BudgetPlan, _ *rng) budget {
-	return &grpcThrottle{max: b.MaxTokens, ratio: b.TokenRatio, tokens: b.MaxTokens}
+// GRPCParams are the keys of gRPC's retry throttling (the service config's
+// retryThrottling: maxTokens, tokenRatio).
+type GRPCParams struct {
+	MaxTokens  float64 `toml:"max_tokens" doc:"tokens the throttle starts with and holds at most"`
+	TokenRatio float64 `toml:"token_ratio" doc:"tokens a successful call adds (a failed try takes 1; retries pass only while tokens > max_tokens / 2)"`
 }
 
-// grpcBounds: gRFC A6 takes max_tokens in (0, 1000] and a token_ratio above
+// bounds: gRFC A6 takes max_tokens in (0, 1000] and a token_ratio above
 // 0, kept to three decimals.
-func grpcBounds(b *Budget, dst []Bound) []Bound {
-	return append(dst, Bound{"max_tokens", "", Range{0.001, 1000, ""}, &b.MaxTokens}, Bound{"token_ratio", "", Range{0.001, 1000, ""}, &b.TokenRatio})
+func (p *GRPCParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"max_tokens", "", Range{0.001, 1000, ""}, &p.MaxTokens}, Bound{"token_ratio", "", Range{0.001, 1000, ""}, &p.TokenRatio})
+}
+
+func grpcKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "grpc", Doc: "gRPC retry throttling (gRFC A6): a failed try takes a token, a success adds token_ratio, retries pass while more than max_tokens / 2 remain",
+		Engines: OnBoth, Params: GRPCParams{MaxTokens: 10, TokenRatio: 0.1}}, make: newGRPCThrottle, more: "max_tokens"}
+}
+
+func newGRPCThrottle(b *BudgetPlan, _ *rng) budget {
+	q := b.Params.(GRPCParams)
+	return &grpcThrottle{max: q.MaxTokens, ratio: q.TokenRatio, tokens: q.MaxTokens}
 }
 
 func (b *grpcThrottle) send(_ bool, n int64) int64 { return n }

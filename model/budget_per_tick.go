@@ -9,10 +9,22 @@ type perTickBudget struct {
 	allow, used int64
 }
 
-func newPerTickBudget(b *BudgetPlan, _ *rng) budget { return &perTickBudget{ratio: b.Ratio} }
+// PerTickParams are the keys of a per_tick budget.
+type PerTickParams struct {
+	Ratio float64 `toml:"ratio" doc:"retries allowed per request arriving in the tick"`
+}
 
-func perTickBounds(b *Budget, dst []Bound) []Bound {
-	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio})
+func (p *PerTickParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &p.Ratio})
+}
+
+func perTickKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "per_tick", Doc: "the retries started in a tick are at most round(ratio × the requests arriving in it), the 30-second blip article's allowance",
+		Engines: OnBoth, Params: PerTickParams{}}, make: newPerTickBudget, more: "ratio"}
+}
+
+func newPerTickBudget(b *BudgetPlan, _ *rng) budget {
+	return &perTickBudget{ratio: b.Params.(PerTickParams).Ratio}
 }
 
 func (b *perTickBudget) tick(_, arrivals int64) {

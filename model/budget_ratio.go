@@ -14,12 +14,25 @@ type ratioBudget struct {
 	firsts, retries int64
 }
 
-func newRatioBudget(b *BudgetPlan, _ *rng) budget {
-	return &ratioBudget{ratio: b.Ratio, granted: b.Granted}
+// RatioParams are the keys of a ratio budget.
+type RatioParams struct {
+	Ratio float64 `toml:"ratio" doc:"retries allowed per first try, so far"`
+	Count string  `toml:"count" doc:"when a retry counts: sent (when it starts, the storm-risk article's loop) or granted (when it is allowed, as the deadlines article's asyncio call() counts)"`
 }
 
-func ratioBounds(b *Budget, dst []Bound) []Bound {
-	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio})
+func (p *RatioParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &p.Ratio})
+}
+
+func ratioKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "ratio", Doc: "the retries so far are at most ratio × the first tries so far, the cumulative ratio of \"Retries and Storm Risk\"",
+		Engines: OnBoth, Params: RatioParams{Count: "sent"}}, make: newRatioBudget, more: "ratio",
+		check: func(p any) *FieldError { return oneOf("count", p.(RatioParams).Count, "", "sent", "granted") }}
+}
+
+func newRatioBudget(b *BudgetPlan, _ *rng) budget {
+	q := b.Params.(RatioParams)
+	return &ratioBudget{ratio: q.Ratio, granted: q.Count == "granted"}
 }
 
 func (b *ratioBudget) send(retry bool, n int64) int64 {

@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// plan makes the BudgetPlan a scenario's budget keys resolve to.
-func budgetPlan(t *testing.T, set func(b *Budget)) *BudgetPlan {
+// budgetPlan makes the BudgetPlan a budget of a kind with its parameters
+// resolves to.
+func budgetPlan(t *testing.T, kind string, params any) *BudgetPlan {
 	t.Helper()
 	sc := Default()
 	sc.Engine = "stochastic"
-	set(&sc.Budget)
+	sc.Budget = Budget{Kind: kind, Scope: "chain", Params: params}
 	p, err := sc.Resolve()
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +24,7 @@ func budgetPlan(t *testing.T, set func(b *Budget)) *BudgetPlan {
 // TestPerTickBudget: round(ratio × arrivals), ties to even, spent by the
 // retries due in the tick, renewed every tick; first tries pass.
 func TestPerTickBudget(t *testing.T) {
-	b := newPerTickBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "per_tick", 0.1 }), nil)
+	b := newPerTickBudget(budgetPlan(t, "per_tick", PerTickParams{Ratio: 0.1}), nil)
 	b.(ticker).tick(0, 70) // 7
 	if got := []int64{b.send(true, 5), b.send(true, 5), b.send(true, 5)}; got[0] != 5 || got[1] != 2 || got[2] != 0 {
 		t.Errorf("gates %v, want 5, 2, 0 of an allowance of 7", got)
@@ -45,7 +46,7 @@ func TestPerTickBudget(t *testing.T) {
 // ratio × first tries so far, all of a group or none; counted when sent, or
 // when granted.
 func TestRatioBudget(t *testing.T) {
-	b := newRatioBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "ratio", 0.3 }), nil)
+	b := newRatioBudget(budgetPlan(t, "ratio", RatioParams{Ratio: 0.3}), nil)
 	b.send(false, 10) // 10 first tries
 	if got := b.fail(5, false, false); got != 5 {
 		t.Errorf("0 ≤ 3: %d of 5 may retry", got)
@@ -65,7 +66,7 @@ func TestRatioBudget(t *testing.T) {
 	if b.fail(2, false, true) != 0 {
 		t.Error("no retry after the last attempt")
 	}
-	g := newRatioBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.Count = "ratio", 0.1, "granted" }), nil)
+	g := newRatioBudget(budgetPlan(t, "ratio", RatioParams{Ratio: 0.1, Count: "granted"}), nil)
 	g.send(false, 10)
 	// The asyncio call(): allowed while retries ≤ 0.1 × 10, counted as
 	// granted: 0 ≤ 1 and 1 ≤ 1 pass, 2 ≤ 1 does not.
@@ -77,7 +78,7 @@ func TestRatioBudget(t *testing.T) {
 // TestTokenBucket: starts full, a retry takes a whole token, a success
 // deposits ratio up to the size; a last failure takes nothing.
 func TestTokenBucket(t *testing.T) {
-	b := newTokenBucket(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.MaxTokens = "token_bucket", 0.1, 3 }), nil)
+	b := newTokenBucket(budgetPlan(t, "token_bucket", TokenBucketParams{Ratio: 0.1, MaxTokens: 3}), nil)
 	if got := b.fail(1, false, true); got != 0 || b.(*tokenBucket).tokens != 3 {
 		t.Errorf("a last failure: %d, tokens %v", got, b.(*tokenBucket).tokens)
 	}
@@ -96,7 +97,7 @@ func TestTokenBucket(t *testing.T) {
 		t.Errorf("a bucket refilled past its size lets %d retry, want 3", got)
 	}
 	sc := Default()
-	sc.Budget.Kind, sc.Budget.MaxTokens = "token_bucket", 0.5
+	sc.Budget = Budget{Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 0.5}}
 	if e, ok := sc.Validate().(*FieldError); !ok || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0.5: %v", e)
 	}
@@ -107,7 +108,7 @@ func TestTokenBucket(t *testing.T) {
 // retries earn nothing either way; the bucket still starts full and holds
 // at most max_tokens.
 func TestTokenBucketDeposit(t *testing.T) {
-	b := newTokenBucket(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.MaxTokens, b.Deposit = "token_bucket", 0.1, 3, "request" }), nil)
+	b := newTokenBucket(budgetPlan(t, "token_bucket", TokenBucketParams{Ratio: 0.1, MaxTokens: 3, Deposit: "request"}), nil)
 	tokens := func() float64 { return b.(*tokenBucket).tokens }
 	if got := b.send(false, 50); got != 50 || tokens() != 3 {
 		t.Fatalf("50 first tries into a full bucket: %d sent, %v tokens, want 50 and 3 (capped)", got, tokens())
@@ -129,7 +130,7 @@ func TestTokenBucketDeposit(t *testing.T) {
 	}
 	// The same steps with deposit = success: the calls earn nothing, their
 	// successes do.
-	s := newTokenBucket(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio, b.MaxTokens = "token_bucket", 0.1, 3 }), nil)
+	s := newTokenBucket(budgetPlan(t, "token_bucket", TokenBucketParams{Ratio: 0.1, MaxTokens: 3}), nil)
 	s.fail(3, false, false)
 	s.send(false, 15)
 	if got := s.fail(1, false, false); got != 0 {
@@ -145,7 +146,7 @@ func TestTokenBucketDeposit(t *testing.T) {
 // token_ratio 0.1: every failed try takes a token; a retry passes only if
 // more than 5 remain after it; successes add 0.1.
 func TestGRPCThrottle(t *testing.T) {
-	b := newGRPCThrottle(budgetPlan(t, func(b *Budget) { b.Kind, b.MaxTokens, b.TokenRatio = "grpc", 10, 0.1 }), nil)
+	b := newGRPCThrottle(budgetPlan(t, "grpc", GRPCParams{MaxTokens: 10, TokenRatio: 0.1}), nil)
 	tokens := func() float64 { return b.(*grpcThrottle).tokens }
 	// Failures one at a time: 9, 8, 7, 6 pass; 5 does not.
 	var got []int64
@@ -169,7 +170,7 @@ func TestGRPCThrottle(t *testing.T) {
 	}
 	// A group of 6 failing on a full bucket: the first 4 pass (tokens 9, 8,
 	// 7, 6 after each), then 5 and 4 do not.
-	full := newGRPCThrottle(budgetPlan(t, func(b *Budget) { b.Kind, b.MaxTokens, b.TokenRatio = "grpc", 10, 0.1 }), nil)
+	full := newGRPCThrottle(budgetPlan(t, "grpc", GRPCParams{MaxTokens: 10, TokenRatio: 0.1}), nil)
 	if got := full.fail(6, false, false); got != 4 || full.(*grpcThrottle).tokens != 4 {
 		t.Errorf("six failures at once on 10 tokens: %d pass, %v left; want 4 and 4", got, full.(*grpcThrottle).tokens)
 	}
@@ -178,7 +179,7 @@ func TestGRPCThrottle(t *testing.T) {
 		t.Errorf("tokens never exceed max_tokens: %v", tokens())
 	}
 	sc := Default()
-	sc.Budget.Kind, sc.Budget.MaxTokens = "grpc", 0
+	sc.Budget = Budget{Kind: "grpc", Scope: "chain", Params: GRPCParams{MaxTokens: 0, TokenRatio: 0.1}}
 	if e, ok := sc.Validate().(*FieldError); !ok || e.Path != "budget.max_tokens" {
 		t.Errorf("max_tokens 0: %v", e)
 	}
@@ -188,7 +189,7 @@ func TestGRPCThrottle(t *testing.T) {
 // request deposits percent_can_retry of a retry; deposits and withdrawals
 // expire after ttl.
 func TestFinagleBudget(t *testing.T) {
-	p := budgetPlan(t, func(b *Budget) { b.Kind = "finagle" }) // 10 s, 10/s, 20%
+	p := budgetPlan(t, "finagle", nil) // 10 s, 10/s, 20%
 	b := newFinagleBudget(p, nil)
 	f := b.(*finagleBudget)
 	if f.cost != 5000 || f.deposit != 1000 || f.reserve != 100*5000 {
@@ -221,7 +222,7 @@ func TestFinagleBudget(t *testing.T) {
 // TestEnvoyBudget: retries in flight ≤ max(min_retry_concurrency,
 // budget_percent × tries in flight).
 func TestEnvoyBudget(t *testing.T) {
-	b := newEnvoyBudget(budgetPlan(t, func(b *Budget) { b.Kind = "envoy" }), nil) // 20%, 3
+	b := newEnvoyBudget(budgetPlan(t, "envoy", nil), nil) // 20%, 3
 	b.send(false, 10)
 	if got := b.fail(5, false, false); got != 3 {
 		t.Errorf("10 in flight: %d of 5 may retry, want the floor of 3", got)
@@ -240,7 +241,7 @@ func TestEnvoyBudget(t *testing.T) {
 // TestAWSQuota: 500 tokens; a retry takes 5, or 10 after a timeout; a
 // success on a retry gives its cost back, one on a first try adds 1.
 func TestAWSQuota(t *testing.T) {
-	b := newAWSQuota(budgetPlan(t, func(b *Budget) { b.Kind = "aws" }), nil)
+	b := newAWSQuota(budgetPlan(t, "aws", nil), nil)
 	tokens := func() float64 { return b.(*awsQuota).tokens }
 	if got := b.fail(10, true, false); got != 10 || tokens() != 400 {
 		t.Errorf("10 retries after timeouts: %d, %v tokens left, want 10 and 400", got, tokens())
@@ -262,7 +263,7 @@ func TestAWSQuota(t *testing.T) {
 // TestAdaptiveThrottle: tries are rejected with probability max(0, (tries
 // − k × accepted)/(tries + 1)) over the window.
 func TestAdaptiveThrottle(t *testing.T) {
-	p := budgetPlan(t, func(b *Budget) { b.Kind, b.Window = "adaptive", Duration(10*time.Second) })
+	p := budgetPlan(t, "adaptive", AdaptiveParams{K: 2, Window: Duration(10 * time.Second)})
 	b := newAdaptiveThrottle(p, newPCG(1))
 	b.(ticker).tick(0, 0)
 	if got := b.send(false, 1000); got != 1000 {
@@ -292,7 +293,8 @@ func TestAdaptiveThrottle(t *testing.T) {
 // bottom layer only.
 func TestBudgetScopeRules(t *testing.T) {
 	plan := func(kind string, scope BudgetScope) *Plan {
-		return &Plan{Budget: BudgetPlan{Kind: kind, Scope: scope, Budget: Budget{Ratio: 0.5, MaxTokens: 5}}}
+		params := map[string]any{"ratio": RatioParams{Ratio: 0.5}, "per_tick": PerTickParams{Ratio: 0.5}, "token_bucket": TokenBucketParams{Ratio: 0.5, MaxTokens: 5}}[kind]
+		return &Plan{Budget: BudgetPlan{Kind: kind, Scope: scope, Params: params, TickNs: int64(time.Second)}}
 	}
 	chain := newBudgets(plan("ratio", ScopeChain), 3, 1, nil)
 	chain.send(0, 0, false, 10) // user requests
@@ -337,7 +339,7 @@ func TestBudgetScopeRules(t *testing.T) {
 func TestBudgetHedges(t *testing.T) {
 	one := func(x budget) *budgets { return &budgets{list: []budget{x}, scope: ScopeChain} }
 
-	g := newGRPCThrottle(budgetPlan(t, func(b *Budget) { b.Kind, b.MaxTokens, b.TokenRatio = "grpc", 10, 0.1 }), nil)
+	g := newGRPCThrottle(budgetPlan(t, "grpc", GRPCParams{MaxTokens: 10, TokenRatio: 0.1}), nil)
 	bs := one(g)
 	if got := bs.hedge(0, 0, 7); got != 7 || g.(*grpcThrottle).tokens != 10 {
 		t.Errorf("gRPC with 10 tokens: %d of 7 hedges, %v tokens left; want 7 and 10", got, g.(*grpcThrottle).tokens)
@@ -347,7 +349,7 @@ func TestBudgetHedges(t *testing.T) {
 		t.Errorf("gRPC with 5 of 10 tokens let %d hedges through", got)
 	}
 
-	r := newRatioBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "ratio", 0.1 }), nil)
+	r := newRatioBudget(budgetPlan(t, "ratio", RatioParams{Ratio: 0.1}), nil)
 	bs = one(r)
 	r.send(false, 100)
 	if got := bs.hedge(0, 0, 20); got != 20 {
@@ -357,7 +359,7 @@ func TestBudgetHedges(t *testing.T) {
 		t.Errorf("ratio: 20 retries counted > 10: %d hedges, %d retries", got, r.(*ratioBudget).retries)
 	}
 
-	pt := newPerTickBudget(budgetPlan(t, func(b *Budget) { b.Kind, b.Ratio = "per_tick", 0.1 }), nil)
+	pt := newPerTickBudget(budgetPlan(t, "per_tick", PerTickParams{Ratio: 0.1}), nil)
 	bs = one(pt)
 	pt.(ticker).tick(0, 50) // 5 a tick
 	if a, b := bs.hedge(0, 0, 3), bs.hedge(0, 0, 3); a != 3 || b != 2 {
@@ -380,16 +382,24 @@ func TestBudgetsCountBeyondTheirRanges(t *testing.T) {
 		set          func(b *BudgetPlan, x float64)
 		small, large float64
 	}{
-		{"token_bucket max_tokens", newTokenBucket, func(b *BudgetPlan, x float64) { b.MaxTokens = x }, 1e19, 1e300},
-		{"aws quota", newAWSQuota, func(b *BudgetPlan, x float64) { b.Quota = x }, 1e19, 1e300},
-		{"aws 1 / retry_cost", newAWSQuota, func(b *BudgetPlan, x float64) { b.RetryCost = 1 / x }, 1e10, 1e300},
-		{"grpc max_tokens", newGRPCThrottle, func(b *BudgetPlan, x float64) { b.MaxTokens = x }, 1e19, 1e300},
-		{"finagle min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) { b.MinRetriesPerSec = x }, 1e6, 1e300},
-		{"finagle percent_can_retry 1e-300, min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) { b.PercentCanRetry, b.MinRetriesPerSec = 1e-300, x }, 0, 10},
+		{"token_bucket max_tokens", newTokenBucket, func(b *BudgetPlan, x float64) { b.Params = TokenBucketParams{Ratio: 0.1, MaxTokens: x} }, 1e19, 1e300},
+		{"aws quota", newAWSQuota, func(b *BudgetPlan, x float64) {
+			b.Params = AWSParams{Quota: x, RetryCost: 5, TimeoutCost: 10, NoRetryIncrement: 1}
+		}, 1e19, 1e300},
+		{"aws 1 / retry_cost", newAWSQuota, func(b *BudgetPlan, x float64) {
+			b.Params = AWSParams{Quota: 500, RetryCost: 1 / x, TimeoutCost: 10, NoRetryIncrement: 1}
+		}, 1e10, 1e300},
+		{"grpc max_tokens", newGRPCThrottle, func(b *BudgetPlan, x float64) { b.Params = GRPCParams{MaxTokens: x, TokenRatio: 0.1} }, 1e19, 1e300},
+		{"finagle min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) {
+			b.Params = FinagleParams{TTL: Duration(10 * time.Second), MinRetriesPerSec: x, PercentCanRetry: 0.2}
+		}, 1e6, 1e300},
+		{"finagle percent_can_retry 1e-300, min_retries_per_sec", newFinagleBudget, func(b *BudgetPlan, x float64) {
+			b.Params = FinagleParams{TTL: Duration(10 * time.Second), MinRetriesPerSec: x, PercentCanRetry: 1e-300}
+		}, 0, 10},
 	} {
 		var bs [2]budget
 		for i, x := range []float64{c.small, c.large} {
-			p := budgetPlan(t, func(*Budget) {})
+			p := &BudgetPlan{TickNs: int64(time.Second)}
 			c.set(p, x)
 			bs[i] = c.make(p, nil)
 		}

@@ -19,12 +19,28 @@ type tokenBucket struct {
 	perRequest         bool
 }
 
-func newTokenBucket(b *BudgetPlan, _ *rng) budget {
-	return &tokenBucket{ratio: b.Ratio, max: b.MaxTokens, tokens: b.MaxTokens, perRequest: b.PerRequest}
+// TokenBucketParams are the keys of a token bucket.
+type TokenBucketParams struct {
+	Ratio     float64 `toml:"ratio" doc:"tokens a deposit adds"`
+	MaxTokens float64 `toml:"max_tokens" doc:"the bucket's size; it starts full"`
+	Deposit   string  `toml:"deposit" doc:"what earns ratio tokens: success (each success, the FIG. 1 bucket) or request (each call it covers earns once, as its first try is sent, whatever the call's outcome — the user's requests for a chain or client budget, the layer's calls for a layer's — as the per-origin budget of \"Retries can make an outage worse: designing a retry budget\" earns per logical call)"`
 }
 
-func tokenBucketBounds(b *Budget, dst []Bound) []Bound {
-	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &b.Ratio}, Bound{"max_tokens", "", Range{1, 1e9, ""}, &b.MaxTokens})
+func (p *TokenBucketParams) bounds(dst []Bound) []Bound {
+	return append(dst, Bound{"ratio", "", Range{0, 1000, ""}, &p.Ratio}, Bound{"max_tokens", "", Range{1, 1e9, ""}, &p.MaxTokens})
+}
+
+func tokenBucketKind() budgetKind {
+	return budgetKind{Kind: Kind{Name: "token_bucket", Doc: "a bucket of max_tokens that starts full: a deposit adds ratio, a retry costs one token, none is sent below one",
+		Engines: OnBoth, Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: "success"}}, make: newTokenBucket, more: "max_tokens",
+		check: func(p any) *FieldError {
+			return oneOf("deposit", p.(TokenBucketParams).Deposit, "", "success", "request")
+		}}
+}
+
+func newTokenBucket(b *BudgetPlan, _ *rng) budget {
+	q := b.Params.(TokenBucketParams)
+	return &tokenBucket{ratio: q.Ratio, max: q.MaxTokens, tokens: q.MaxTokens, perRequest: q.Deposit == "request"}
 }
 
 func (b *tokenBucket) end(bool, int64) {}

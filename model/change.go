@@ -42,7 +42,10 @@ func (c *Change) Settings() []Setting {
 		out = append(out, Setting{strings.TrimPrefix(prefix, "."), v})
 	}
 	walk("", c.Set)
-	slices.SortFunc(out, func(a, b Setting) int { return strings.Compare(a.Path, b.Path) })
+	// In path order, a table's kind before its other keys: setting a kind
+	// gives the table that kind's defaults, which the others then override.
+	kindFirst := func(p string) string { return strings.ReplaceAll(p+".", ".kind.", ".\x00.") }
+	slices.SortFunc(out, func(a, b Setting) int { return strings.Compare(kindFirst(a.Path), kindFirst(b.Path)) })
 	return out
 }
 

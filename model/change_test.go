@@ -139,8 +139,8 @@ func withChange(r *rand.Rand, sc Scenario) Scenario {
 		l.Attempts = 1 + r.IntN(l.Attempts)
 		switch r.IntN(4) {
 		case 0:
-			s.Budget = Default().Budget
-			s.Budget.Kind, s.Budget.Ratio, s.Budget.MaxTokens = []string{"none", "per_tick", "ratio", "token_bucket"}[r.IntN(4)], 0.2, 10
+			s.Budget = []Budget{{Kind: "none", Scope: "chain"}, {Kind: "per_tick", Scope: "chain", Params: PerTickParams{Ratio: 0.2}},
+				{Kind: "ratio", Scope: "chain", Params: RatioParams{Ratio: 0.2}}, {Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: 0.2, MaxTokens: 10}}}[r.IntN(4)]
 		case 1:
 			if s.Dependency.Capacity > 0 {
 				s.Dependency.Capacity *= 0.5 + r.Float64()

@@ -262,3 +262,13 @@ func (g *goodputWindow) healthy(t int64) bool {
 
 // never is a tick after any run.
 const never = int64(1) << 62
+
+// healthRules is the registry of the health rules (health.rule; empty
+// picks the queue rule where calls wait for a capacity and the user at the
+// edge gives up, the goodput rule otherwise).
+func healthRules() []Kind {
+	return []Kind{
+		{Name: "queue", Doc: "healthy while the calls waiting are at most capacity × (the edge's timeout − latency − the network's round trip)", Engines: OnBoth},
+		{Name: "goodput", Doc: "healthy while, over the last window, successes are at least goodput × arrivals", Engines: OnBoth, Reads: []string{"goodput", "window"}},
+	}
+}

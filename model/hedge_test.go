@@ -17,10 +17,8 @@ func withHedge(r *rand.Rand, sc Scenario) Scenario {
 		l.Hedge.Percentile = 50 + 49*r.Float64()
 	}
 	if r.IntN(2) == 0 {
-		sc.Budget.Kind = []string{"none", "per_tick", "ratio", "token_bucket", "grpc", "finagle", "envoy", "aws", "adaptive"}[r.IntN(9)]
-		if sc.Budget.Kind == "grpc" {
-			sc.Budget.MaxTokens = 10
-		}
+		kinds := kindsOf(budgetKinds())
+		sc.Budget.SetTableKind(kinds[r.IntN(len(kinds))].Name)
 	}
 	return sc
 }
@@ -162,7 +160,7 @@ func TestHedgeSettings(t *testing.T) {
 		{func(sc *Scenario) {
 			sc.Engine = "queue"
 			sc.Layer[0].Hedge = Hedge{Delay: ms(10), MaxShare: 0.1}
-		}, "layer.0.hedge.delay: hedging needs engine = \"stochastic\""},
+		}, "layer.0.hedge.delay: needs engine = \"stochastic\""},
 	} {
 		sc := Default()
 		sc.Engine = "stochastic"

@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // hedger decides the hedges of the calls a layer sends to the dependency:
 // when a call without an answer gets a second copy, and how many copies may
@@ -20,9 +23,8 @@ type hedger struct {
 }
 
 func newHedger(p *Plan, h HedgePlan, timeout int64) *hedger {
-	ttl := max(1, int64(math.Round(10*p.TPS)))
 	hd := &hedger{plan: h, delay: h.Delay,
-		cap: newFinagleBudget(&BudgetPlan{TTLTicks: ttl, Budget: Budget{PercentCanRetry: h.MaxShare}}, nil).(*finagleBudget)}
+		cap: newFinagleBudget(&BudgetPlan{Params: FinagleParams{TTL: Duration(10 * time.Second), PercentCanRetry: h.MaxShare}, TickNs: p.TickNs}, nil).(*finagleBudget)}
 	if h.Percentile > 0 {
 		span := timeout
 		if span < 0 {

@@ -21,7 +21,7 @@ func oneHop(attempts int, deposit string, origin func(d *Dependency)) Scenario {
 	s.Dependency = Dependency{Capacity: 1e6, Queue: "none", Network: Network{Kind: "none"}}
 	origin(&s.Dependency)
 	if deposit != "" {
-		s.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "chain", Deposit: deposit}
+		s.Budget = Budget{Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: deposit}}
 	}
 	return s
 }
@@ -90,7 +90,7 @@ func TestLabChain(t *testing.T) {
 	if m.Calls != 810 || m.Failed != 10 {
 		t.Fatalf("no budget, no breaker: %v", m)
 	}
-	budget := Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "layer", Deposit: "request"}
+	budget := Budget{Kind: "token_bucket", Scope: "layer", Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: "request"}}
 	for _, c := range []struct {
 		placement                  string
 		budget                     bool
@@ -108,7 +108,7 @@ func TestLabChain(t *testing.T) {
 		{"inside_retry", true, 10, 40, 0},
 	} {
 		sc := labChain(func(l *Layer) {
-			l.Breaker = Breaker{Kind: "consecutive", Threshold: 5, Open: Duration(30 * time.Second), Probes: 1, Placement: c.placement}
+			l.Breaker = Breaker{Kind: "consecutive", Open: Duration(30 * time.Second), Probes: 1, Placement: c.placement, Params: ConsecutiveParams{Threshold: 5}}
 		})
 		if c.budget {
 			sc.Budget = budget

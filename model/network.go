@@ -50,3 +50,12 @@ func (s *stoch) netSplit(n int64, extra int64) []split {
 func (n *Network) bounds(dst []Bound) []Bound {
 	return append(dst, Bound{"delay", "", span(0, LongestWait), &n.Delay})
 }
+
+// networkKinds is the registry of the delays between layers.
+func networkKinds() []Kind {
+	return []Kind{
+		{Name: "none", Doc: "no delay: a call reaches the layer below in the tick it is sent", Engines: OnBoth},
+		{Name: "constant", Doc: "delay each way", Engines: OnStochastic, Reads: []string{"delay"}},
+		{Name: "exponential", Doc: "an exponential delay each way, delay on average", Engines: OnStochastic, Reads: []string{"delay"}},
+	}
+}

@@ -206,28 +206,6 @@ const (
 	NetworkExponential
 )
 
-// BudgetPlan is the retry budget: its kind, its scope and the scenario's
-// budget keys, spans in ticks.
-type BudgetPlan struct {
-	Kind        string // a registered budget kind; "none" for no budget
-	Scope       BudgetScope
-	Granted     bool // ratio: a retry counts when it is granted, not when it starts
-	PerRequest  bool // token_bucket: each call deposits (deposit = "request"), not each success
-	TTLTicks    int64
-	WindowTicks int64
-	Budget      // the keys as written
-}
-
-// BudgetScope is who shares a budget.
-type BudgetScope uint8
-
-const (
-	ScopeChain      BudgetScope = iota // one budget for every layer, retries tagged
-	ScopeLayer                         // each layer its own
-	ScopeClient                        // each client its own
-	ScopeDependency                    // one for the calls to the dependency; none above
-)
-
 // HealthRule is how health is judged at the end of a tick.
 type HealthRule uint8
 

@@ -29,7 +29,7 @@ func TestSteadyJumpsAreExact(t *testing.T) {
 				case "1":
 					sc.Layer[0].Attempts = 1
 				case "27 + budget":
-					sc.Budget = Budget{Kind: "per_tick", Ratio: 0.1, Scope: "chain"}
+					sc.Budget = Budget{Kind: "per_tick", Scope: "chain", Params: PerTickParams{Ratio: 0.1}}
 				case "27, drop":
 					sc.Dependency.DropExpired = true
 				}

@@ -58,9 +58,9 @@ func randomQueueScenario(r *rand.Rand) Scenario {
 	sc.Layer = []Layer{l}
 	switch r.IntN(3) {
 	case 1:
-		sc.Budget = Budget{Kind: "per_tick", Ratio: r.Float64() / 2, Scope: "chain"}
+		sc.Budget = Budget{Kind: "per_tick", Scope: "chain", Params: PerTickParams{Ratio: r.Float64() / 2}}
 	case 2:
-		sc.Budget = Budget{Kind: "ratio", Ratio: r.Float64() / 2, Scope: "chain"}
+		sc.Budget = Budget{Kind: "ratio", Scope: "chain", Params: RatioParams{Ratio: r.Float64() / 2}}
 	}
 	for range r.IntN(3) {
 		f := DefaultFault()

@@ -138,8 +138,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		}
 	}
 
-	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Budget: s.Budget, Granted: s.Budget.Count == "granted", PerRequest: s.Budget.Deposit == "request",
-		TTLTicks: max(1, p.ticksOf(s.Budget.TTL)), WindowTicks: max(1, p.ticksOf(s.Budget.Window))}
+	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Params: s.Budget.TableParams(), TickNs: p.TickNs}
 	switch s.Budget.Scope {
 	case "layer":
 		p.Budget.Scope = ScopeLayer
@@ -163,14 +162,7 @@ func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedg
 	if h := hedge; h.Delay > 0 {
 		l.Hedge = HedgePlan{Delay: max(1, p.ticksOf(h.Delay)), Percentile: h.Percentile, MaxShare: h.MaxShare}
 	}
-	if br.Kind == "consecutive" || br.Kind == "ratio" {
-		l.Breaker = BreakerPlan{Kind: BreakerConsecutive, Threshold: int64(br.Threshold), Ratio: br.Ratio,
-			MinCalls: int64(br.MinCalls), SliceTicks: max(1, p.ticksOf(br.Window)/10),
-			OpenTicks: max(1, p.ticksOf(br.Open)), Probes: int64(br.Probes), PerCall: br.Placement == "outside_retry"}
-		if br.Kind == "ratio" {
-			l.Breaker.Kind = BreakerRatio
-		}
-	}
+	l.Breaker = br.plan(p.ticksOf)
 	if timeout > 0 {
 		l.Timeout = p.ticksOf(timeout)
 	}
@@ -317,42 +309,16 @@ func queueSupports(s *Scenario) error {
 		}
 		return nil
 	}
-	unsupported := func(path, what string) error {
-		return bad(path, "%s needs engine = \"stochastic\"; the queue engine does not model it", what)
+	if e := s.modelled("queue"); e != nil {
+		return e
 	}
 	switch {
 	case s.ChainMode() != "flat":
 		return bad("chain", "the queue engine runs the flat form only (set chain = \"flat\" or leave it empty)")
-	case s.Arrivals == "closed":
-		return unsupported("arrivals", "closed-loop arrivals")
 	case s.Clients > 1 && s.Arrivals != "burst":
-		return unsupported("clients", "callers with their own state")
+		return bad("clients", "callers with their own state need engine = \"stochastic\"; the queue engine flattens them into one")
 	case s.Budget.Kind != "none" && s.Budget.Scope != "chain" && s.Budget.Scope != "dependency":
 		return bad("budget.scope", "the queue engine flattens the chain, so its budget is shared by the chain (scope = \"chain\")")
-	case s.Budget.Kind == "envoy" || s.Budget.Kind == "aws" || s.Budget.Kind == "adaptive":
-		return unsupported("budget.kind", "a budget that follows each try (envoy, aws, adaptive)")
-	case s.Dependency.FailureProbability != 0:
-		return unsupported("dependency.failure_probability", "a background failure probability")
-	case s.Dependency.Latency != 0:
-		return unsupported("dependency.latency", "a service latency")
-	case s.Dependency.LatencySlope != 0:
-		return unsupported("dependency.latency_slope", "a load-dependent latency")
-	case s.Dependency.Network.Kind != "none":
-		return unsupported("dependency.network.kind", "network delay")
-	case s.Deadline > 0:
-		return unsupported("deadline", "a deadline passed down the chain")
-	case s.Dependency.FlakyShare > 0:
-		return unsupported("dependency.flaky_share", "flaky requests")
-	case s.Dependency.FatalShare > 0:
-		return unsupported("dependency.fatal_share", "errors that are not retried")
-	case s.Dependency.Pushback > 0:
-		return unsupported("dependency.pushback", "pushback")
-	case s.MeasureLatency:
-		return unsupported("measure_latency", "the latency of user requests")
-	case s.CancelAbandoned:
-		return bad("cancel_abandoned", "needs engine = \"stochastic\"; the queue engine flattens the chain, so nothing below a caller is abandoned")
-	case s.Dependency.Collapse.Window != 0:
-		return bad("dependency.collapse.window", "needs engine = \"stochastic\"; the queue engine measures overload per tick")
 	case s.Dependency.Collapse.Demand == "offered":
 		return bad("dependency.collapse.demand", "offered demand needs engine = \"stochastic\"; the queue engine measures the calls waiting")
 	case s.Initial.Abandoned > 0 && timeout == 0:
@@ -385,15 +351,6 @@ func queueSupports(s *Scenario) error {
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
-		if l.Breaker.Kind != "none" && l.Breaker.Kind != "" {
-			return unsupported(p+"breaker.kind", "a circuit breaker")
-		}
-		if l.Hedge.Delay > 0 {
-			return unsupported(p+"hedge.delay", "hedging")
-		}
-		if l.Backoff.Jitter != "none" {
-			return unsupported(p+"backoff.jitter", "jitter")
-		}
 		if err := multiple(p+"backoff.base", l.Backoff.Base); err != nil {
 			return err
 		}
@@ -416,6 +373,9 @@ func queueSupports(s *Scenario) error {
 // stochasticSupports reports scenario settings the stochastic engine cannot
 // honour, so nothing is silently ignored.
 func stochasticSupports(s *Scenario) error {
+	if e := s.modelled("stochastic"); e != nil {
+		return e
+	}
 	d := s.Dependency
 	latencyServer := d.Capacity == 0 && d.LatencySlope > 0
 	if len(s.Shape) > 0 && (s.Arrivals == "closed" || s.Arrivals == "burst") {

@@ -28,7 +28,7 @@ type Scenario struct {
 	Layer      []Layer    `toml:"layer" doc:"the callers, top (edge) first"`
 	Chain      string     `toml:"chain" doc:"nested (each layer's retry is a new call down the chain) or flat (one caller with the product of the attempts); empty = the engine's own (queue: flat, stochastic: nested)"`
 	RetryAt    string     `toml:"retry_at" doc:"every (each layer retries as its attempts say), edge or bottom (only that layer retries; the others make one try and pass failures up)"`
-	Deadline   Duration   `toml:"deadline" doc:"stochastic: the edge's deadline for a request, passed down the chain: every try waits at most min(the time left, its own timeout), and no try starts without time left (0 = none)"`
+	Deadline   Duration   `toml:"deadline" engines:"stochastic" doc:"the edge's deadline for a request, passed down the chain: every try waits at most min(the time left, its own timeout), and no try starts without time left (0 = none)"`
 	Budget     Budget     `toml:"budget" doc:"retry budget"`
 	Dependency Dependency `toml:"dependency" doc:"the dependency at the bottom of the chain"`
 	Fault      []Fault    `toml:"fault" doc:"faults, each over a window"`
@@ -39,11 +39,11 @@ type Scenario struct {
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
-	CancelAbandoned bool `toml:"cancel_abandoned" doc:"stochastic: a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
+	CancelAbandoned bool `toml:"cancel_abandoned" engines:"stochastic" doc:"a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
 
 	// MeasureLatency asks for the quantiles of user requests' latency
 	// (stochastic engine); a run without it pays nothing for them.
-	MeasureLatency bool `toml:"measure_latency" doc:"stochastic: measure each user request's latency, from its arrival to its answer, in whole ticks: the latency_p50_s, latency_p95_s and latency_p99_s columns (successes) and error_latency_p50_s and error_latency_p99_s (errors)"`
+	MeasureLatency bool `toml:"measure_latency" engines:"stochastic" doc:"measure each user request's latency, from its arrival to its answer, in whole ticks: the latency_p50_s, latency_p95_s and latency_p99_s columns (successes) and error_latency_p50_s and error_latency_p99_s (errors)"`
 }
 
 // bounds declares the ranges of the scenario's own numeric keys.
@@ -88,22 +88,9 @@ func (l *Layer) bounds(dst []Bound) []Bound {
 // Hedge sends a second copy of a call that has no answer after a delay;
 // the first success wins and the other copy is cancelled.
 type Hedge struct {
-	Delay      Duration `toml:"delay" doc:"stochastic, bottom layer: send a hedge when a call has no answer after this long (0 = no hedging)"`
+	Delay      Duration `toml:"delay" engines:"stochastic" doc:"bottom layer: send a hedge when a call has no answer after this long (0 = no hedging)"`
 	Percentile float64  `toml:"percentile" doc:"instead of delay, once answers have been seen: the latency percentile of the layer's successes (e.g. 95), delay until then"`
 	MaxShare   float64  `toml:"max_share" doc:"hedges at most this share of the layer's tries over the last 10 s (Finagle's backup-request budget); each is also charged to the retry budget as a retry"`
-}
-
-// Breaker is a circuit breaker on a layer's calls, one per client when the
-// load is split over clients.
-type Breaker struct {
-	Kind      string   `toml:"kind" doc:"stochastic: none, consecutive (trips after threshold failures in a row) or ratio (trips when failures are at least ratio of the calls over window, once min_calls were made)"`
-	Threshold int      `toml:"threshold" doc:"consecutive: failures in a row that trip it"`
-	Ratio     float64  `toml:"ratio" doc:"ratio: share of failed calls that trips it"`
-	MinCalls  int      `toml:"min_calls" doc:"ratio: calls in the window before it may trip"`
-	Window    Duration `toml:"window" doc:"ratio: the span calls are counted over"`
-	Open      Duration `toml:"open" doc:"how long it stays open, failing calls at once, before it lets probes through"`
-	Probes    int      `toml:"probes" doc:"half-open: calls let through to test the dependency; a success closes it, a failure opens it again"`
-	Placement string   `toml:"placement" doc:"where it sits against the layer's retries: inside_retry (it guards each try and counts each try's outcome: failsafe-go's With(retryPolicy, circuitBreaker), Resilience4j's Retry around a CircuitBreaker) or outside_retry (it is asked once per call, before the first try, and counts the call's final outcome once, so retries neither pass it again nor add to its failures: failsafe-go's With(circuitBreaker, retryPolicy), Resilience4j's CircuitBreaker around a Retry, the lab client of \"Retries can make an outage worse: designing a retry budget\")"`
 }
 
 // Point is a point of a load shape.
@@ -127,41 +114,19 @@ type Backoff struct {
 	JitterStep Duration `toml:"jitter_step" doc:"an approximation for speed: a jittered wait is drawn in steps of this length and taken at the step's middle, so retries stay grouped (0 = exact, to the tick)"`
 }
 
-// Budget limits retries as a share of traffic rather than per request.
-type Budget struct {
-	Kind                string   `toml:"kind" doc:"none, per_tick (retries per tick ≤ round(ratio × arrivals that tick)), ratio (retries so far ≤ ratio × first tries so far), token_bucket (a bucket that starts full: a deposit adds ratio, a retry costs 1, none below 1; deposit says what deposits), grpc (gRPC retry throttling), finagle (Finagle's RetryBudget), envoy (Envoy's retry budget), aws (the AWS SDK standard retry quota) or adaptive (SRE client-side adaptive throttling of every try)"`
-	Ratio               float64  `toml:"ratio" doc:"per_tick, ratio: retries allowed per request; token_bucket: tokens a deposit adds"`
-	Deposit             string   `toml:"deposit" doc:"token_bucket: what earns ratio tokens, success (each success, the FIG. 1 bucket) or request (each call it covers earns once, as its first try is sent, whatever the call's outcome — the user's requests for a chain or client budget, the layer's calls for a layer's — as the per-origin budget of \"Retries can make an outage worse: designing a retry budget\" earns per logical call)"`
-	Count               string   `toml:"count" doc:"ratio: when a retry counts, sent (when it starts) or granted (when it is allowed, as the deadlines article's asyncio call() counts)"`
-	MaxTokens           float64  `toml:"max_tokens" doc:"token_bucket, grpc: bucket size; it starts full"`
-	TokenRatio          float64  `toml:"token_ratio" doc:"grpc: tokens a successful call adds (a failed try takes 1; retries pass only while tokens > max_tokens / 2)"`
-	TTL                 Duration `toml:"ttl" doc:"finagle: deposits expire after it"`
-	MinRetriesPerSec    float64  `toml:"min_retries_per_sec" doc:"finagle: retries allowed per second on top of the share (a reserve of min_retries_per_sec × ttl)"`
-	PercentCanRetry     float64  `toml:"percent_can_retry" doc:"finagle: share of requests that may be retried (each request deposits)"`
-	BudgetPercent       float64  `toml:"budget_percent" doc:"envoy: retries in flight ≤ budget_percent of the tries in flight"`
-	MinRetryConcurrency int      `toml:"min_retry_concurrency" doc:"envoy: retries in flight allowed whatever the share"`
-	Quota               float64  `toml:"quota" doc:"aws: tokens in the retry quota; it starts full"`
-	RetryCost           float64  `toml:"retry_cost" doc:"aws: tokens a retry after an error takes"`
-	TimeoutCost         float64  `toml:"timeout_cost" doc:"aws: tokens a retry after a timeout takes"`
-	NoRetryIncrement    float64  `toml:"no_retry_increment" doc:"aws: tokens a success on the first try adds (a success on a retry gives back what the retry took)"`
-	K                   float64  `toml:"k" doc:"adaptive: a try is rejected on the client with probability max(0, (tries − k × accepted) / (tries + 1)) over the window"`
-	Window              Duration `toml:"window" doc:"adaptive: the span tries and accepted ones are counted over"`
-	Scope               string   `toml:"scope" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none)"`
-}
-
 // Dependency is the service at the bottom of the chain.
 type Dependency struct {
 	Capacity           float64  `toml:"capacity" doc:"calls served per second"`
 	Queue              string   `toml:"queue" doc:"waiting room: fifo, lifo or none (a loss server: calls beyond the tick's capacity fail at once)"`
 	QueueLimit         int      `toml:"queue_limit" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
 	DropExpired        bool     `toml:"drop_expired" doc:"discard waiting calls whose caller gave up instead of serving them"`
-	FailureProbability float64  `toml:"failure_probability" doc:"chance that a served call fails anyway"`
-	FlakyShare         float64  `toml:"flaky_share" doc:"stochastic: share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
-	FlakyFailures      int      `toml:"flaky_failures" doc:"stochastic: tries that fail for a flaky request"`
-	FatalShare         float64  `toml:"fatal_share" doc:"stochastic: share of the dependency's error answers that no caller retries (like a 4xx)"`
-	Pushback           int      `toml:"pushback" doc:"stochastic: with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
-	Latency            Duration `toml:"latency" doc:"stochastic: service time of one call (0 = answered within the tick)"`
-	LatencySlope       Duration `toml:"latency_slope" doc:"stochastic, with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
+	FailureProbability float64  `toml:"failure_probability" engines:"stochastic" doc:"chance that a served call fails anyway"`
+	FlakyShare         float64  `toml:"flaky_share" engines:"stochastic" doc:"share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
+	FlakyFailures      int      `toml:"flaky_failures" engines:"stochastic" doc:"tries that fail for a flaky request"`
+	FatalShare         float64  `toml:"fatal_share" engines:"stochastic" doc:"share of the dependency's error answers that no caller retries (like a 4xx)"`
+	Pushback           int      `toml:"pushback" engines:"stochastic" doc:"with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
+	Latency            Duration `toml:"latency" engines:"stochastic" doc:"service time of one call (0 = answered within the tick)"`
+	LatencySlope       Duration `toml:"latency_slope" engines:"stochastic" doc:"with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
 	Collapse           Collapse `toml:"collapse" doc:"useful throughput lost to overload"`
 	Network            Network  `toml:"network" doc:"delay between layers"`
 }
@@ -190,8 +155,8 @@ func (d *Dependency) bounds(dst []Bound) []Bound {
 type Collapse struct {
 	Slope  float64  `toml:"slope" doc:"throughput lost per unit of overload (0 = no collapse)"`
 	Floor  float64  `toml:"floor" doc:"share of capacity kept however deep the overload"`
-	Window Duration `toml:"window" doc:"stochastic: span demand is measured over (0 = one tick)"`
-	Demand string   `toml:"demand" doc:"stochastic: queue (calls waiting, arrivals of the tick included) or offered (calls that arrived during the window before the tick, retries and calls that will expire included); empty = queue, offered for a loss server"`
+	Window Duration `toml:"window" engines:"stochastic" doc:"span demand is measured over (0 = one tick)"`
+	Demand string   `toml:"demand" doc:"queue (calls waiting, arrivals of the tick included) or offered (calls that arrived during the window before the tick, retries and calls that will expire included); empty = queue, offered for a loss server"`
 }
 
 // Network is the delay a call spends between two layers, each way.
@@ -199,29 +164,6 @@ type Network struct {
 	Kind  string   `toml:"kind" doc:"none, constant or exponential"`
 	Delay Duration `toml:"delay" doc:"the delay, or its mean"`
 }
-
-// Fault is a trigger over a window.
-type Fault struct {
-	Kind     string   `toml:"kind" doc:"outage (capacity 0), degradation (capacity reduced to capacity), slowdown (service slower by factor) or spike (arrivals × factor)"`
-	Start    Duration `toml:"start" doc:"when it begins"`
-	Length   Duration `toml:"length" doc:"how long it lasts"`
-	Capacity float64  `toml:"capacity" doc:"degradation: capacity during the window"`
-	Factor   float64  `toml:"factor" doc:"slowdown: latency multiplier; spike: arrival multiplier"`
-}
-
-// bounds: a slowdown by a factor below 1/1000 would be a speed-up to a
-// capacity no tick can count; a spike of factor 0 stops the arrivals.
-func (f *Fault) bounds(dst []Bound) []Bound {
-	return append(dst,
-		Bound{"start", "", span(0, LongestRun), &f.Start},
-		Bound{"length", "", span(0, LongestRun), &f.Length},
-		Bound{"capacity", "degradation", Range{0, MaxRate, "calls/s"}, &f.Capacity},
-		Bound{"factor", "slowdown", Range{0.001, 1e6, ""}, &f.Factor},
-		Bound{"factor", "spike", Range{0, 1e6, ""}, &f.Factor},
-	)
-}
-
-func (f *Fault) kind() string { return f.Kind }
 
 // Health says what counts as healthy, as the user at the edge sees it. The
 // queue rule: the work waiting at the dependency is at most capacity × (the
@@ -244,16 +186,14 @@ func (h *Health) bounds(dst []Bound) []Bound {
 // 1 s timeout, one attempt, 1 s ticks, one hour).
 func Default() Scenario {
 	return Scenario{
-		Engine:   "queue",
-		Tick:     Duration(time.Second),
-		Duration: Duration(time.Hour),
-		Load:     70,
-		Arrivals: "constant",
-		RetryAt:  "every",
-		Layer:    []Layer{DefaultLayer()},
-		Budget: Budget{Kind: "none", Scope: "chain", Count: "sent", Deposit: "success", TokenRatio: 0.1, TTL: Duration(10 * time.Second),
-			MinRetriesPerSec: 10, PercentCanRetry: 0.2, BudgetPercent: 20, MinRetryConcurrency: 3,
-			Quota: 500, RetryCost: 5, TimeoutCost: 10, NoRetryIncrement: 1, K: 2, Window: Duration(2 * time.Minute)},
+		Engine:     "queue",
+		Tick:       Duration(time.Second),
+		Duration:   Duration(time.Hour),
+		Load:       70,
+		Arrivals:   "constant",
+		RetryAt:    "every",
+		Layer:      []Layer{DefaultLayer()},
+		Budget:     Budget{Kind: "none", Scope: "chain"},
 		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}},
 		Health:     Health{Goodput: 0.95, Window: Duration(time.Second)},
 		RNG:        "pcg",
@@ -264,12 +204,9 @@ func Default() Scenario {
 // DefaultLayer is what a [[scenario.layer]] entry holds before its keys apply.
 func DefaultLayer() Layer {
 	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"},
-		Breaker: Breaker{Kind: "none", Threshold: 5, Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second), Open: Duration(30 * time.Second), Probes: 1, Placement: "inside_retry"},
+		Breaker: Breaker{Kind: "none", Open: Duration(30 * time.Second), Probes: 1, Placement: "inside_retry"},
 		Hedge:   Hedge{MaxShare: 0.02}}
 }
-
-// DefaultFault is what a [[scenario.fault]] entry holds before its keys apply.
-func DefaultFault() Fault { return Fault{Kind: "outage", Factor: 1} }
 
 // ChainLayers returns the effective chain, top first: Layer stretched or cut
 // to Layers entries, the last entry repeating.
@@ -418,28 +355,28 @@ func oneOf(path, v string, allowed ...string) *FieldError {
 func (s *Scenario) Validate() error {
 	check := []*FieldError{
 		oneOf("engine", s.Engine, "queue", "stochastic"),
-		oneOf("arrivals", s.Arrivals, "constant", "poisson", "closed", "burst"),
+		checkKind("arrivals", s.Arrivals, arrivalKinds()),
 		oneOf("retry_at", s.RetryAt, "", "every", "edge", "bottom"),
 		oneOf("chain", s.Chain, "", "nested", "flat"),
 		oneOf("rng", s.RNG, "pcg", "minstd"),
-		oneOf("budget.kind", s.Budget.Kind, budgetNames()...),
+		s.Budget.validateKind(),
 		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client", "dependency"),
-		oneOf("budget.count", s.Budget.Count, "", "sent", "granted"),
-		oneOf("budget.deposit", s.Budget.Deposit, "", "success", "request"),
-		oneOf("dependency.queue", s.Dependency.Queue, "fifo", "lifo", "none"),
-		oneOf("dependency.network.kind", s.Dependency.Network.Kind, "none", "constant", "exponential"),
+		checkKind("dependency.queue", s.Dependency.Queue, queueNames()),
+		checkKind("dependency.network.kind", s.Dependency.Network.Kind, networkKinds()),
 		oneOf("dependency.collapse.demand", s.Dependency.Collapse.Demand, "", "queue", "offered"),
-		oneOf("health.rule", s.Health.Rule, "", "queue", "goodput"),
+	}
+	if s.Health.Rule != "" {
+		check = append(check, checkKind("health.rule", s.Health.Rule, healthRules()))
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
-		check = append(check, oneOf(p+"backoff.kind", l.Backoff.Kind, "none", "constant", "exponential"),
-			oneOf(p+"backoff.jitter", l.Backoff.Jitter, "none", "full", "equal", "decorrelated"),
-			oneOf(p+"breaker.kind", l.Breaker.Kind, "", "none", "consecutive", "ratio"),
+		check = append(check, checkKind(p+"backoff.kind", l.Backoff.Kind, backoffKinds()),
+			checkKind(p+"backoff.jitter", l.Backoff.Jitter, jitterKinds()),
+			l.Breaker.validateKind(p+"breaker."),
 			oneOf(p+"breaker.placement", l.Breaker.Placement, "", "inside_retry", "outside_retry"))
 	}
 	for i, f := range s.Fault {
-		check = append(check, oneOf(indexed("fault", i)+"kind", f.Kind, "outage", "degradation", "slowdown", "spike"))
+		check = append(check, checkKind(indexed("fault", i)+"kind", f.Kind, faultKinds()))
 	}
 	for _, e := range check {
 		if e != nil {
@@ -498,13 +435,6 @@ func (s *Scenario) Validate() error {
 		return e
 	}
 	return s.validateChanges()
-}
-
-func (b Budget) validate() *FieldError {
-	if k, ok := lookupBudget(b.Kind); ok && k.check != nil {
-		return k.check(b)
-	}
-	return nil
 }
 
 // Check validates sc and that its engine models everything it asks for.

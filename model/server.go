@@ -32,14 +32,21 @@ type server interface {
 	adopt(old, np *Plan)
 }
 
-// newServer makes the dependency of a run.
+// newServer makes the dependency of a run, as its kind's entry says.
 func newServer(s *stoch) server {
-	switch s.p.Server {
-	case ServerLoss:
-		return &lossServer{s: s, cl: newCollapse(s.p.Collapse)}
-	case ServerLatency:
-		return &latencyServer{s: s}
+	for _, k := range serverKinds() {
+		if k.server == s.p.Server {
+			return k.make(s)
+		}
 	}
+	panic("model: no registered server for the plan's kind")
+}
+
+func newLossServer(s *stoch) server { return &lossServer{s: s, cl: newCollapse(s.p.Collapse)} }
+
+func newLatencyServer(s *stoch) server { return &latencyServer{s: s} }
+
+func newQueueServer(s *stoch) server {
 	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit}
 }
 
@@ -53,4 +60,44 @@ func idleCredit(s *stoch, cr *credit, a, b int64) {
 		cr.idle(e-x, sg.CapRate/p.TPS)
 		x = e
 	}
+}
+
+// serverKind is one registered kind of dependency: its Kind, the plan's
+// ServerKind, and what makes it in the stochastic engine. The file picks
+// it with dependency.queue, but for the latency server, which capacity = 0
+// with latency_slope > 0 picks (Chosen).
+type serverKind struct {
+	Kind
+	server ServerKind
+	make   func(s *stoch) server
+	// Chosen says how a kind is picked when dependency.queue does not name
+	// it; empty for the kinds it names.
+	Chosen string
+}
+
+func (k serverKind) info() Kind { return k.Kind }
+
+// serverKinds is the registry of dependencies.
+func serverKinds() []serverKind {
+	return []serverKind{
+		{Kind: Kind{Name: "fifo", Doc: "a waiting room served oldest first, capacity calls a second", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
+			server: ServerFIFO, make: newQueueServer},
+		{Kind: Kind{Name: "lifo", Doc: "a waiting room served newest first", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
+			server: ServerLIFO, make: newQueueServer},
+		{Kind: Kind{Name: "none", Doc: "a loss server: calls beyond the tick's capacity fail at once", Engines: OnBoth, Reads: []string{"capacity", "collapse"}},
+			server: ServerLoss, make: newLossServer},
+		{Kind: Kind{Name: "latency", Doc: "no capacity limit: each call takes latency + latency_slope × the calls in flight (congestive collapse); chosen by capacity = 0 with latency_slope > 0, whatever dependency.queue says", Engines: OnStochastic, Reads: []string{"latency", "latency_slope"}},
+			server: ServerLatency, make: newLatencyServer, Chosen: "capacity = 0 and latency_slope > 0"},
+	}
+}
+
+// serverFamily lists the kinds dependency.queue may name.
+func queueNames() []Kind {
+	var out []Kind
+	for _, k := range serverKinds() {
+		if k.Chosen == "" {
+			out = append(out, k.Kind)
+		}
+	}
+	return out
 }

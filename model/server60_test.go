@@ -66,7 +66,7 @@ func server60(policy string, blip time.Duration) Scenario {
 	case "jitter":
 		l.Backoff = Backoff{Kind: "exponential", Base: ms(250), Factor: 2, Cap: ms(2000), Jitter: "full"}
 	case "budget":
-		s.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 10, Scope: "client"}
+		s.Budget = Budget{Kind: "token_bucket", Scope: "client", Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10}}
 	}
 	s.Layer = []Layer{l}
 	s.Dependency = Dependency{Capacity: 60, Queue: "fifo", DropExpired: true, Network: Network{Kind: "none"},

@@ -186,7 +186,7 @@ func TestBudgetScopes(t *testing.T) {
 		s.Layer[0].Backoff = Backoff{Kind: "constant", Base: ms(300), Factor: 2, Jitter: "full"}
 		s.Dependency.Queue = "none"
 		s.Dependency.Capacity = 1000
-		s.Budget = Budget{Kind: "token_bucket", Ratio: 0.1, MaxTokens: 20, Scope: scope}
+		s.Budget = Budget{Kind: "token_bucket", Scope: scope, Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 20}}
 		s.Fault = []Fault{{Kind: "outage", Start: Duration(10 * time.Second), Length: Duration(time.Second), Factor: 1}}
 		return runOne(t, s, 1)
 	}

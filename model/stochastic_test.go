@@ -97,11 +97,12 @@ func randomScenario(r *rand.Rand) Scenario {
 		f.Factor = 0.5 + 4*r.Float64()
 		s.Fault = append(s.Fault, f)
 	}
-	b := &s.Budget
-	b.Kind = []string{"none", "per_tick", "ratio", "token_bucket"}[r.IntN(4)]
-	b.Scope = []string{"chain", "layer", "client"}[r.IntN(3)]
-	b.Ratio = r.Float64()
-	b.MaxTokens = 1 + 20*r.Float64()
+	kind := []string{"none", "per_tick", "ratio", "token_bucket"}[r.IntN(4)]
+	scope := []string{"chain", "layer", "client"}[r.IntN(3)]
+	ratio, maxTokens := r.Float64(), 1+20*r.Float64()
+	s.Budget = Budget{Kind: kind, Scope: scope, Params: map[string]any{
+		"none": nil, "per_tick": PerTickParams{Ratio: ratio}, "ratio": RatioParams{Ratio: ratio},
+		"token_bucket": TokenBucketParams{Ratio: ratio, MaxTokens: maxTokens}}[kind]}
 	s.Health.Rule = []string{"", "", "queue", "goodput"}[r.IntN(4)]
 	if d.LatencySlope > 0 && s.Health.Rule == "queue" {
 		s.Health.Rule = "goodput"
@@ -375,7 +376,7 @@ func TestCohortsMatchRequests(t *testing.T) {
 	base.Dependency = Dependency{Capacity: 360, Queue: "fifo", FailureProbability: 0.05, Latency: ms(20),
 		Network: Network{Kind: "exponential", Delay: ms(15)}}
 	base.Fault = []Fault{{Kind: "outage", Start: Duration(10 * time.Second), Length: Duration(2 * time.Second), Factor: 1}}
-	base.Budget = Budget{Kind: "token_bucket", Ratio: 0.2, MaxTokens: 50, Scope: "chain"}
+	base.Budget = Budget{Kind: "token_bucket", Scope: "chain", Params: TokenBucketParams{Ratio: 0.2, MaxTokens: 50}}
 	for _, variant := range []string{"fifo", "loss", "decorrelated"} {
 		sc := base
 		switch variant {

@@ -38,7 +38,7 @@ func stormProfile(profile string, attempts [3]int, budget float64) Scenario {
 		s.Layer = append(s.Layer, l)
 	}
 	if budget > 0 {
-		s.Budget = Budget{Kind: "ratio", Ratio: budget, Scope: "chain"}
+		s.Budget = Budget{Kind: "ratio", Scope: "chain", Params: RatioParams{Ratio: budget}}
 	}
 	switch profile {
 	case "healthy":

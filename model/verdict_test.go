@@ -176,7 +176,7 @@ func TestDrainingBlip(t *testing.T) {
 	sc := blip(27)
 	sc.Load = 90
 	sc.Fault[0].Length = Duration(37 * time.Second)
-	sc.Budget = Budget{Kind: "per_tick", Ratio: 0.1, Scope: "chain"}
+	sc.Budget = Budget{Kind: "per_tick", Scope: "chain", Params: PerTickParams{Ratio: 0.1}}
 	r, err := Run(sc, 1, false)
 	if err != nil {
 		t.Fatal(err)

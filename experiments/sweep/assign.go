@@ -65,6 +65,9 @@ func set(dst reflect.Value, path []string, i int, v any) error {
 		if dst.Type() == durationType {
 			break
 		}
+		if kt, ok := dst.Addr().Interface().(model.KindTable); ok {
+			return setKindKey(dst, kt, path, i, v)
+		}
 		f, ok := fieldByKey(dst, seg)
 		if !ok {
 			return &KeyError{Path: strings.Join(path[:i+1], "."), Msg: "unknown key" + DidYouMean(seg, fieldKeys(dst.Type())) + "; " + allowedKeys(dst.Type(), here)}
@@ -155,7 +158,7 @@ func assign(dst reflect.Value, v any, path string) error {
 		if !ok {
 			return fail("is a table (%s); give it as { key = value, ... }, got %s", allowedKeys(dst.Type(), path), Describe(v))
 		}
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range kindFirst(m) {
 			if err := set(dst, append(splitPath(path), k), len(splitPath(path)), m[k]); err != nil {
 				return err
 			}
@@ -185,6 +188,84 @@ func assign(dst reflect.Value, v any, path string) error {
 		return fail("cannot be set (internal: %s)", dst.Kind())
 	}
 	return nil
+}
+
+// kindFirst lists a table's keys sorted, "kind" first: a table with a kind
+// takes its kind's defaults when the kind is set, and the other keys then
+// override them.
+func kindFirst(m map[string]any) []string {
+	keys := slices.Sorted(maps.Keys(m))
+	if i := slices.Index(keys, "kind"); i > 0 {
+		keys = append([]string{"kind"}, slices.Delete(keys, i, i+1)...)
+	}
+	return keys
+}
+
+// setKindKey sets key path[i] (and below) of dst, a table whose kind owns
+// its other keys: kind switches it to that kind's defaults; a key of its
+// own is set as a field; any other key is one of its kind's parameters,
+// set on a copy of them (a scenario copied before shares none).
+func setKindKey(dst reflect.Value, kt model.KindTable, path []string, i int, v any) error {
+	here, seg := strings.Join(path[:i], "."), path[i]
+	at := strings.Join(path[:i+1], ".")
+	if seg == "kind" {
+		if i+1 != len(path) {
+			return &KeyError{Path: at, Msg: "is a single value and has no key " + strconv.Quote(path[i+1])}
+		}
+		name, ok := v.(string)
+		if !ok {
+			return &KeyError{Path: at, Msg: "wants a string, got " + Describe(v)}
+		}
+		if err := kt.SetTableKind(name); err != nil {
+			var fe *model.FieldError
+			if errors.As(err, &fe) {
+				return &KeyError{Path: at, Msg: fe.Msg}
+			}
+			return &KeyError{Path: at, Msg: err.Error()}
+		}
+		return nil
+	}
+	if f, ok := fieldByKey(dst, seg); ok {
+		return set(f, path, i+1, v)
+	}
+	params := kt.TableParams()
+	var pv reflect.Value
+	if params != nil {
+		pv = reflect.New(reflect.TypeOf(params)).Elem()
+		pv.Set(reflect.ValueOf(params))
+	}
+	f, ok := reflect.Value{}, false
+	if params != nil {
+		f, ok = fieldByKey(pv, seg)
+	}
+	if !ok {
+		keys := kindTableKeys(dst, kt)
+		return &KeyError{Path: at, Msg: fmt.Sprintf("%s of kind %q has no key %q%s; it takes %s (set its kind first to use another kind's keys)",
+			tableName(here), kt.TableKind(), seg, DidYouMean(seg, keys), strings.Join(keys, ", "))}
+	}
+	if err := set(f, path, i+1, v); err != nil {
+		return err
+	}
+	kt.SetTableParams(pv.Interface())
+	return nil
+}
+
+// kindTableKeys lists the keys a table with a kind takes now: its own and
+// its kind's.
+func kindTableKeys(dst reflect.Value, kt model.KindTable) []string {
+	keys := fieldKeys(dst.Type())
+	if p := kt.TableParams(); p != nil {
+		keys = append(keys, fieldKeys(reflect.TypeOf(p))...)
+	}
+	return keys
+}
+
+// tableName is how a message names the table at path.
+func tableName(path string) string {
+	if path == "" {
+		return "[scenario]"
+	}
+	return "scenario." + path
 }
 
 func splitPath(p string) []string {
@@ -250,6 +331,10 @@ func typeAt(path string) (reflect.Type, error) {
 			if t != durationType {
 				f, ok := structField(t, s)
 				if !ok {
+					if pt, found := kindParamType(t, s); found {
+						t = pt
+						continue
+					}
 					return nil, fmt.Errorf("unknown key %q%s; %s", strings.Join(segs[:i+1], "."), DidYouMean(s, fieldKeys(t)), allowedKeys(t, strings.Join(segs[:i], ".")))
 				}
 				t = f.Type
@@ -259,6 +344,25 @@ func typeAt(path string) (reflect.Type, error) {
 		return nil, fmt.Errorf("%s is a single value and has no key %q", strings.Join(segs[:i], "."), s)
 	}
 	return t, nil
+}
+
+// kindParamType is the type of key in the parameters of some kind of the
+// table type t, when t is a table with a kind (the key's type is the same
+// in every kind that has it).
+func kindParamType(t reflect.Type, key string) (reflect.Type, bool) {
+	kt, ok := reflect.New(t).Interface().(model.KindTable)
+	if !ok {
+		return nil, false
+	}
+	for _, k := range kt.TableKinds() {
+		if k.Params == nil {
+			continue
+		}
+		if f, ok := structField(reflect.TypeOf(k.Params), key); ok {
+			return f.Type, true
+		}
+	}
+	return nil, false
 }
 
 func structField(t reflect.Type, key string) (reflect.StructField, bool) {

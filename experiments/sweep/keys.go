@@ -42,6 +42,13 @@ func Keys(sc model.Scenario) []Key {
 					walk(v.Field(i), v.Type().Field(i), join(path, k))
 				}
 			}
+			if pv, ok := kindParams(v); ok {
+				for i := 0; i < pv.NumField(); i++ {
+					if k := tomlKey(pv.Type().Field(i)); k != "" {
+						walk(pv.Field(i), pv.Type().Field(i), join(path, k))
+					}
+				}
+			}
 			return
 		case v.Kind() == reflect.Slice:
 			for i := 0; i < v.Len(); i++ {
@@ -50,22 +57,50 @@ func Keys(sc model.Scenario) []Key {
 			return
 		}
 		unit, text := rangeText(ranges[path])
-		out = append(out, Key{Path: path, Value: format(v), Unit: unit, Range: text, Doc: f.Tag.Get("doc")})
+		out = append(out, Key{Path: path, Value: format(v), Unit: unit, Range: text, Doc: keyDoc(path, f, v)})
 	}
 	walk(reflect.ValueOf(sc), reflect.StructField{}, "")
 	return out
 }
 
+// keyDoc is a key's meaning: its doc tag, which says for a key only one
+// engine reads so; for a key that picks a kind, the kind it holds (v), with
+// its doc from the registry.
+func keyDoc(path string, f reflect.StructField, v reflect.Value) string {
+	doc := f.Tag.Get("doc")
+	if fam, ok := model.FamilyOf(path); ok && v.Kind() == reflect.String {
+		if k, ok := fam.Lookup(v.String()); ok {
+			doc = "the " + fam.Name + ": " + k.Name + " — " + k.Doc
+		}
+	}
+	if e := f.Tag.Get("engines"); e != "" {
+		doc = e + " engine only: " + doc
+	}
+	return doc
+}
+
+// familyDoc is the meaning of a key that picks a kind of fam: every kind,
+// each with its doc, from the registry.
+func familyDoc(fam model.Family) string {
+	var kinds []string
+	for _, k := range fam.Kinds {
+		kinds = append(kinds, k.Name+" — "+k.Doc)
+	}
+	return "the " + fam.Name + ", one of: " + strings.Join(kinds, "; ")
+}
+
 // Reference lists every key a scenario has, with its default: list entries
-// appear once, as "layer.N.attempts".
+// appear once, as "layer.N.attempts"; the keys of a table with a kind once
+// for every kind's parameters, their meaning and default given per kind
+// where kinds differ.
 func Reference() []Key {
 	sc := model.Default()
 	sc.Fault = []model.Fault{model.DefaultFault()}
 	sc.Change = []model.Change{{}}
 	sc.Shape = []model.Point{{}} // no shape by default; its entries' keys still are keys
 	var out []Key
-	seen := map[string]bool{}
-	for _, k := range Keys(sc) {
+	seen := map[string]int{}
+	add := func(k Key) {
 		segs := strings.Split(k.Path, ".")
 		for i, s := range segs {
 			if _, err := strconv.Atoi(s); err == nil {
@@ -73,9 +108,97 @@ func Reference() []Key {
 			}
 		}
 		k.Path = strings.Join(segs, ".")
-		if !seen[k.Path] {
-			seen[k.Path] = true
-			out = append(out, k)
+		if fam, ok := model.FamilyOf(k.Path); ok {
+			k.Doc = familyDoc(fam)
+		}
+		if i, ok := seen[k.Path]; ok {
+			out[i] = merge(out[i], k)
+			return
+		}
+		seen[k.Path] = len(out)
+		out = append(out, k)
+	}
+	for _, k := range Keys(sc) {
+		add(k)
+	}
+	for _, v := range kindVariants(sc) {
+		for _, k := range Keys(v.sc) {
+			if strings.HasPrefix(k.Path, v.table+".") && !slices.Contains(v.shared, strings.TrimPrefix(k.Path, v.table+".")) {
+				k.Doc = v.kind + ": " + k.Doc
+				k.Value += " (" + v.kind + ")"
+				add(k)
+			}
+		}
+	}
+	return tablesTogether(out)
+}
+
+// tablesTogether moves every key after the last key before it of the same
+// table (a kind's parameters beside the keys its table shares).
+func tablesTogether(keys []Key) []Key {
+	table := func(p string) string {
+		if i := strings.LastIndexByte(p, '.'); i >= 0 {
+			return p[:i]
+		}
+		return ""
+	}
+	var out []Key
+	for _, k := range keys {
+		at := len(out)
+		for i := len(out) - 1; i >= 0; i-- {
+			if t := table(k.Path); t != "" && table(out[i].Path) == t {
+				at = i + 1
+				break
+			}
+		}
+		out = slices.Insert(out, at, k)
+	}
+	return out
+}
+
+// merge joins the reference entries of a key several kinds have: their
+// meanings and defaults side by side.
+func merge(a, b Key) Key {
+	if !strings.Contains(a.Doc, b.Doc) {
+		a.Doc += "; " + b.Doc
+	}
+	if !strings.Contains(a.Value, b.Value) {
+		a.Value += ", " + b.Value
+	}
+	return a
+}
+
+// kindVariant is the default scenario with one table switched to a kind.
+type kindVariant struct {
+	sc     model.Scenario
+	table  string   // the table's path, "budget"
+	kind   string   // its kind
+	shared []string // the table's own keys, which every kind has
+}
+
+// kindVariants is the default scenario once for each kind with parameters
+// of each table with a kind: its budget, its first layer's breaker.
+func kindVariants(base model.Scenario) []kindVariant {
+	var out []kindVariant
+	tables := []struct {
+		path string
+		kt   func(sc *model.Scenario) model.KindTable
+	}{
+		{"layer.0.breaker", func(sc *model.Scenario) model.KindTable { return &sc.Layer[0].Breaker }},
+		{"budget", func(sc *model.Scenario) model.KindTable { return &sc.Budget }},
+	}
+	for _, t := range tables {
+		for _, k := range t.kt(&base).TableKinds() {
+			if k.Params == nil {
+				continue
+			}
+			sc := base
+			sc.Layer = slices.Clone(base.Layer)
+			kt := t.kt(&sc)
+			if err := kt.SetTableKind(k.Name); err != nil {
+				continue
+			}
+			out = append(out, kindVariant{sc: sc, table: t.path, kind: k.Name, shared: fieldKeys(reflect.TypeOf(kt).Elem())})
 		}
 	}
 	return out

@@ -28,6 +28,9 @@ func Values(sc model.Scenario) []model.Setting {
 					walk(v.Field(i), join(path, k))
 				}
 			}
+			if pv, ok := kindParams(v); ok {
+				walk(pv, path)
+			}
 			return
 		case v.Kind() == reflect.Slice:
 			for i := 0; i < v.Len(); i++ {
@@ -39,6 +42,31 @@ func Values(sc model.Scenario) []model.Setting {
 	}
 	walk(reflect.ValueOf(sc), "")
 	return out
+}
+
+// kindParams is the parameters of v's kind, when v is a table with a kind
+// whose kind has any.
+func kindParams(v reflect.Value) (reflect.Value, bool) {
+	kt, ok := asKindTable(v)
+	if !ok || kt.TableParams() == nil {
+		return reflect.Value{}, false
+	}
+	return reflect.ValueOf(kt.TableParams()), true
+}
+
+// asKindTable is v as a table with a kind, when it is one (a copy when v
+// cannot be addressed).
+func asKindTable(v reflect.Value) (model.KindTable, bool) {
+	if v.Kind() != reflect.Struct {
+		return nil, false
+	}
+	if !v.CanAddr() {
+		cp := reflect.New(v.Type())
+		cp.Elem().Set(v)
+		v = cp.Elem()
+	}
+	kt, ok := v.Addr().Interface().(model.KindTable)
+	return kt, ok
 }
 
 // generic is a scalar or a table of the scenario as a file decodes it.

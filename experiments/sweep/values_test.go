@@ -17,7 +17,8 @@ func TestValuesAssignBack(t *testing.T) {
 	sc.Layer = []model.Layer{model.DefaultLayer(), model.DefaultLayer()}
 	sc.Layer[1].Attempts = 3
 	sc.Layer[1].Backoff = model.Backoff{Kind: "exponential", Base: model.Seconds(0.25), Factor: 2, Cap: model.Seconds(2), Jitter: "full"}
-	sc.Budget.Kind, sc.Budget.Ratio = "token_bucket", 0.1
+	sc.Budget = model.Budget{Kind: "token_bucket", Scope: "chain", Params: model.TokenBucketParams{Ratio: 0.2, MaxTokens: 10, Deposit: "request"}}
+	sc.Layer[0].Breaker.Kind, sc.Layer[0].Breaker.Params = "ratio", model.FailureRatioParams{Ratio: 0.3, MinCalls: 7, Window: model.Seconds(20)}
 	sc.Fault = []model.Fault{{Kind: "spike", Start: model.Seconds(10), Length: model.Seconds(3), Factor: 2}}
 	sc.Dependency.DropExpired = true
 

@@ -1,0 +1,37 @@
+package model
+
+// Fault is a trigger over a window.
+type Fault struct {
+	Kind     string   `toml:"kind" doc:"outage (capacity 0), degradation (capacity reduced to capacity), slowdown (service slower by factor) or spike (arrivals × factor)"`
+	Start    Duration `toml:"start" doc:"when it begins"`
+	Length   Duration `toml:"length" doc:"how long it lasts"`
+	Capacity float64  `toml:"capacity" doc:"degradation: capacity during the window"`
+	Factor   float64  `toml:"factor" doc:"slowdown: latency multiplier; spike: arrival multiplier"`
+}
+
+// bounds: a slowdown by a factor below 1/1000 would be a speed-up to a
+// capacity no tick can count; a spike of factor 0 stops the arrivals.
+func (f *Fault) bounds(dst []Bound) []Bound {
+	return append(dst,
+		Bound{"start", "", span(0, LongestRun), &f.Start},
+		Bound{"length", "", span(0, LongestRun), &f.Length},
+		Bound{"capacity", "degradation", Range{0, MaxRate, "calls/s"}, &f.Capacity},
+		Bound{"factor", "slowdown", Range{0.001, 1e6, ""}, &f.Factor},
+		Bound{"factor", "spike", Range{0, 1e6, ""}, &f.Factor},
+	)
+}
+
+func (f *Fault) kind() string { return f.Kind }
+
+// DefaultFault is what a [[scenario.fault]] entry holds before its keys apply.
+func DefaultFault() Fault { return Fault{Kind: "outage", Factor: 1} }
+
+// faultKinds is the registry of faults.
+func faultKinds() []Kind {
+	return []Kind{
+		{Name: "outage", Doc: "the dependency serves nothing", Engines: OnBoth},
+		{Name: "degradation", Doc: "the dependency serves at most capacity calls a second", Engines: OnBoth, Reads: []string{"capacity"}},
+		{Name: "slowdown", Doc: "the dependency is factor times slower: its capacity divided by it, its latency multiplied", Engines: OnBoth, Reads: []string{"factor"}},
+		{Name: "spike", Doc: "the open loop's arrivals multiplied by factor", Engines: OnBoth, Reads: []string{"factor"}},
+	}
+}

@@ -1,0 +1,218 @@
+package model
+
+import (
+	"reflect"
+	"strings"
+)
+
+// A family of kinds is a key of the scenario that picks one of several
+// rules for a part — budget.kind, layer.N.breaker.kind, dependency.queue —
+// and the kinds it may pick. Each family has one registry: a list of Kind
+// entries in the file of its part (budgetKinds in budget.go, breakerKinds
+// in breaker.go, ...). Every other list of kinds derives from the
+// registries: the values Validate allows, the queue engine's support check,
+// `stormlab keys` and the README's key reference, the explorer's form, and
+// the tests' lists; a test fails when a list disagrees with its registry.
+
+// EngineSet is the engines that model a kind or a key.
+type EngineSet uint8
+
+const (
+	OnQueue      EngineSet = 1 << iota // the deterministic queue engine
+	OnStochastic                       // the stochastic engine
+	OnBoth       = OnQueue | OnStochastic
+)
+
+// Has reports whether the engine named engine ("queue", "stochastic") is in
+// the set.
+func (e EngineSet) Has(engine string) bool {
+	switch engine {
+	case "queue":
+		return e&OnQueue != 0
+	case "stochastic":
+		return e&OnStochastic != 0
+	}
+	return false
+}
+
+// String names the engines: "both engines", "stochastic", "queue".
+func (e EngineSet) String() string {
+	switch e {
+	case OnBoth:
+		return "both engines"
+	case OnQueue:
+		return "queue"
+	case OnStochastic:
+		return "stochastic"
+	}
+	return "no engine"
+}
+
+// Kind is one registered kind of a family: its name as a file writes it,
+// what it does in one line, the engines that model it, and its own keys.
+// A kind with keys of its own has a parameter struct (Params, a struct value
+// holding the kind's defaults, whose toml and doc tags name and describe
+// its keys and whose bounds method declares their ranges); a kind whose
+// keys are those of a table all the family's kinds share (a fault's
+// capacity, a backoff's base) names the ones it reads in Reads.
+type Kind struct {
+	Name    string
+	Doc     string
+	Engines EngineSet
+	Params  any
+	Reads   []string
+}
+
+// Family is one registry of kinds.
+type Family struct {
+	Name string // what the kinds are: "retry budget"
+	// Key is the key that picks the kind, N standing for a list's index:
+	// "budget.kind", "layer.N.breaker.kind".
+	Key   string
+	Kinds []Kind
+}
+
+// Families lists every family of kinds the model registers, in the order
+// of the scenario's keys.
+func Families() []Family {
+	return []Family{
+		{Name: "arrivals", Key: "arrivals", Kinds: arrivalKinds()},
+		{Name: "backoff", Key: "layer.N.backoff.kind", Kinds: backoffKinds()},
+		{Name: "jitter", Key: "layer.N.backoff.jitter", Kinds: jitterKinds()},
+		{Name: "circuit breaker", Key: "layer.N.breaker.kind", Kinds: kindsOf(breakerKinds())},
+		{Name: "retry budget", Key: "budget.kind", Kinds: kindsOf(budgetKinds())},
+		{Name: "dependency", Key: "dependency.queue", Kinds: kindsOf(serverKinds())},
+		{Name: "network delay", Key: "dependency.network.kind", Kinds: networkKinds()},
+		{Name: "fault", Key: "fault.N.kind", Kinds: faultKinds()},
+		{Name: "health rule", Key: "health.rule", Kinds: healthRules()},
+	}
+}
+
+// FamilyOf finds a family by the key that picks its kind ("budget.kind",
+// "layer.2.breaker.kind": any index matches N).
+func FamilyOf(key string) (Family, bool) {
+	for _, f := range Families() {
+		if keyMatches(f.Key, key) {
+			return f, true
+		}
+	}
+	return Family{}, false
+}
+
+// keyMatches reports whether key is pattern with each N an index.
+func keyMatches(pattern, key string) bool {
+	ps, ks := strings.Split(pattern, "."), strings.Split(key, ".")
+	if len(ps) != len(ks) {
+		return false
+	}
+	for i := range ps {
+		if ps[i] != ks[i] && !(ps[i] == "N" && isIndex(ks[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Names lists the family's kind names, in registry order.
+func (f Family) Names() []string {
+	out := make([]string, len(f.Kinds))
+	for i, k := range f.Kinds {
+		out[i] = k.Name
+	}
+	return out
+}
+
+// Lookup finds a kind of the family by name.
+func (f Family) Lookup(name string) (Kind, bool) {
+	for _, k := range f.Kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// Keys lists a kind's own keys: its parameter struct's toml keys, or
+// Reads.
+func (k Kind) Keys() []string {
+	if k.Params == nil {
+		return k.Reads
+	}
+	var out []string
+	t := reflect.TypeOf(k.Params)
+	for i := 0; i < t.NumField(); i++ {
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); key != "" && key != "-" {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// registered is a registry entry that carries a Kind: budgetKind,
+// breakerKind and serverKind add what the engines need to make them.
+type registered interface{ info() Kind }
+
+// kindsOf lists the Kind of each entry of a registry.
+func kindsOf[E registered](entries []E) []Kind {
+	out := make([]Kind, len(entries))
+	for i, e := range entries {
+		out[i] = e.info()
+	}
+	return out
+}
+
+// checkKind refuses a value of a family's key that names no kind of it.
+func checkKind(path, value string, kinds []Kind) *FieldError {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.Name
+		if k.Name == value {
+			return nil
+		}
+	}
+	return oneOf(path, value, names...)
+}
+
+// KindTable is a table of scenario keys whose kind owns its keys beside
+// the ones every kind shares: a retry budget, a circuit breaker. Its keys
+// are its fields (kind, and the shared ones) and the fields of its kind's
+// parameter struct, held as a value. The code that reads and writes the
+// scenario by its keys (assignment by path, the key lists, the ranges, the
+// export) reaches the parameters through this interface.
+type KindTable interface {
+	TableKind() string
+	// SetTableKind switches the table to the kind named, with that kind's
+	// default parameters (a table of that kind already keeps its own); an
+	// unknown name is refused.
+	SetTableKind(name string) error
+	// TableParams is the kind's parameters, a struct value; nil for a kind
+	// without keys of its own.
+	TableParams() any
+	SetTableParams(p any)
+	// TableKinds is the family's registry.
+	TableKinds() []Kind
+}
+
+// paramsOf checks that p holds the parameters of kind k (a table whose kind
+// changed keeps no other kind's); path names the table.
+func paramsOf(path string, k Kind, p any) *FieldError {
+	switch {
+	case k.Params == nil && p == nil:
+		return nil
+	case k.Params == nil || p == nil || reflect.TypeOf(p) != reflect.TypeOf(k.Params):
+		return bad(path, "holds the keys of another kind than %q (internal: %T)", k.Name, p)
+	}
+	return nil
+}
