@@ -107,17 +107,19 @@ func (s *Scenario) validateChanges() error {
 	return nil
 }
 
-// PlanChange is a change resolved: from tick At on, the run follows Plan.
+// PlanChange is a change resolved: from tick At on, the run follows Plan;
+// Settings are the keys it sets, as written.
 type PlanChange struct {
-	At   int64
-	Plan *Plan
+	At       int64
+	Plan     *Plan
+	Settings []Setting
 }
 
 // resolveChanges resolves the scenario after each change and checks that
 // the run can go on from one to the next.
-func (p *Plan) resolveChanges() error {
+func (p *Plan) resolveChanges(s *Scenario) error {
 	prev := p
-	for i, c := range p.Scenario.Change {
+	for i, c := range s.Change {
 		path := fmt.Sprintf("change.%d.set", i)
 		then := *c.Then
 		then.Change = nil
@@ -136,7 +138,7 @@ func (p *Plan) resolveChanges() error {
 		case p.Engine == EngineQueue && np.Chain[0].Timeout != prev.Chain[0].Timeout:
 			return bad(path, "the queue engine cannot change a timeout during a run")
 		}
-		p.Changes = append(p.Changes, PlanChange{At: int64(c.At) / p.TickNs, Plan: np})
+		p.Changes = append(p.Changes, PlanChange{At: int64(c.At) / p.TickNs, Plan: np, Settings: c.Settings()})
 		prev = np
 	}
 	return nil

@@ -20,9 +20,9 @@ type Cost struct {
 // live, as separate groups when jitter splits them — plus its series when
 // one is recorded.
 func (p *Plan) Cost(series bool) Cost {
-	most := p.Scenario.mostCalls()
+	most := p.mostCalls
 	for _, ch := range p.Changes {
-		most = math.Max(most, ch.Plan.Scenario.mostCalls())
+		most = math.Max(most, ch.Plan.mostCalls)
 	}
 	c := Cost{Ticks: p.Ticks * int64(p.Replicates), Calls: most * float64(p.Replicates)}
 	if series {
@@ -100,15 +100,18 @@ func (p *Plan) jittered() bool {
 // draws were not found to agree with exact jitter
 // (TestJitterStepApproximates: at a step of the whole base the storm's
 // calls come out a third fewer than exact).
-func (p *Plan) Warnings() []string {
+func (p *Plan) Warnings() []string { return p.Notes }
+
+// warnings works out Warnings from the scenario the plan was resolved from.
+func (p *Plan) warnings(s *Scenario) []string {
 	const few = 3
 	var w []string
 	short := func(what string, ticks float64) {
 		if ticks > 0 && ticks < few {
-			w = append(w, fmt.Sprintf("%s is %.3g ticks of %v: results may hang on the tick; try a tick at most a third of it", what, ticks, p.Scenario.Tick))
+			w = append(w, fmt.Sprintf("%s is %.3g ticks of %v: results may hang on the tick; try a tick at most a third of it", what, ticks, p.Tick))
 		}
 	}
-	for i, l := range p.Scenario.ChainLayers() {
+	for i, l := range s.ChainLayers() {
 		name := fmt.Sprintf("layer %d", i)
 		if p.Flat {
 			name = "the flat caller"

@@ -129,22 +129,52 @@
 // the order of the "Retries and Storm Risk" article's loop, which is part of
 // that generator's definition and reproduces its tables digit for digit.
 //
+// # Kinds and their registries
+//
+// Every part with several rules — arrivals, backoff, jitter, circuit
+// breaker, retry budget, dependency, network delay, fault, health rule —
+// has one registry of kinds in its file (budgetKinds in budget.go,
+// breakerKinds in breaker.go, ...), listed by Families (kind.go). An entry
+// is a Kind: the name a file writes, one line of doc, the engines that model
+// it, and its own keys — a parameter struct whose toml and doc tags name
+// and describe them, holding their defaults, with a bounds method declaring
+// their ranges (a budget's, a breaker's), or the names of the keys of a
+// table all its family's kinds share (a fault's capacity). Everything that
+// lists kinds derives from the registries: the values Validate allows, the
+// queue engine's support check, `stormlab keys` and the README's key
+// reference, the report's scenario table, the explorer's form and the
+// tests' lists.
+//
 // # Adding a budget kind
 //
-// A retry budget is a type with the four methods of the budget interface
-// (budget.go), in a file of its own, and one line in budgetKinds; one that
-// follows time or the tick's arrivals also has ticker's tick. The
-// engines call it through the scope container, so nothing else changes.
-// For example, a budget that lets a fixed number of retries through per run
-// and then refuses every retry would be budget_fixed.go:
+// A retry budget kind is one file and one line. The file holds its
+// parameters, its Kind, and its state, a type with the four methods of the
+// budget interface (budget.go; one that follows time or the tick's
+// arrivals also has ticker's tick). For example, a budget that lets a
+// fixed number of retries through per run and then refuses every retry
+// would be budget_fixed.go:
 //
 //	package model
 //
-//	// fixedBudget lets the first max_tokens retries of a run through.
+//	// FixedParams are the keys of a fixed budget.
+//	type FixedParams struct {
+//		Retries float64 `toml:"retries" doc:"retries the run may make"`
+//	}
+//
+//	func (p *FixedParams) bounds(dst []Bound) []Bound {
+//		return append(dst, Bound{"retries", "", Range{0, 1e9, ""}, &p.Retries})
+//	}
+//
+//	func fixedKind() budgetKind {
+//		return budgetKind{Kind: Kind{Name: "fixed", Doc: "the first retries retries of a run pass, no other",
+//			Engines: OnStochastic, Params: FixedParams{Retries: 100}}, make: newFixedBudget, more: "retries"}
+//	}
+//
+//	// fixedBudget lets the first retries of a run through.
 //	type fixedBudget struct{ left int64 }
 //
 //	func newFixedBudget(b *BudgetPlan, _ *rng) budget {
-//		return &fixedBudget{left: int64(b.MaxTokens)}
+//		return &fixedBudget{left: int64(b.Params.(FixedParams).Retries)}
 //	}
 //
 //	func (b *fixedBudget) send(retry bool, n int64) int64 { return n }
@@ -160,23 +190,20 @@
 //		return ok
 //	}
 //
-// and this line in budgetKinds, with the range of every key it reads
-// (bounds.go: Validate refuses a value outside it, `stormlab keys` prints
-// it, TestBounds runs the kind at both ends of each, and
-// TestBudgetsMonotone checks that a larger value of the key named by more
-// never refuses more retries):
+// and the line is its entry in budgetKinds:
 //
-//	{name: "fixed", make: newFixedBudget, bounds: fixedBounds, more: "max_tokens"},
+//	fixedKind(),
 //
-// beside its type:
-//
-//	func fixedBounds(b *Budget, dst []Bound) []Bound {
-//		return append(dst, Bound{"max_tokens", "", Range{0, 1e9, ""}, &b.MaxTokens})
-//	}
-//
-// with a check function beside make when its keys need one beyond their
-// ranges (see checkFinagleBudget), the kind named in the doc tag of
-// Budget.Kind, and a test of its arithmetic step by step (budget_test.go). A server kind is
-// added alike: a type with the server interface in server_<kind>.go, its
-// ServerKind where Resolve picks it, and one case in newServer.
+// It is then usable in a file (budget = { kind = "fixed", retries = 50 }),
+// printed by `stormlab keys`, checked by `stormlab validate` (its range;
+// refused by name on the queue engine, which its Engines leave out), offered
+// by the explorer's form, run at both ends of its range by TestBounds, and
+// checked by TestBudgetsMonotone (a larger value of the key named by more
+// never refuses more retries). A check function beside make takes the
+// kind's own rules beyond its ranges (see finagleKind), and a test of its
+// arithmetic step by step belongs in budget_test.go;
+// cmd/stormlab's TestAddABudgetKind builds a copy of the module with this
+// very file and line and finds the kind everywhere above. A server or a
+// breaker kind is added alike, as a file and an entry of serverKinds or
+// breakerKinds.
 package model

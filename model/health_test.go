@@ -8,7 +8,7 @@ import (
 // TestHealthQueueRule: unhealthy above the limit; only ticks from the
 // fault's start count for the verdict; recovery counts from the fault's end.
 func TestHealthQueueRule(t *testing.T) {
-	p := &Plan{Health: HealthPlan{Rule: HealthQueue, Limit: 100, WindowTicks: 1}, Fault: FaultWindow{Has: true, From: 10, To: 15}}
+	p := &Plan{Health: HealthPlan{Rule: HealthQueue, Limit: 100, WindowTicks: 1}, FaultPlan: FaultPlan{Fault: FaultWindow{Has: true, From: 10, To: 15}}}
 	h := newHealth(p)
 	backlog := map[int64]int64{5: 500, 12: 101, 13: 100, 20: 300}
 	for x := int64(0); x < 30; x++ {

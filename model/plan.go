@@ -6,71 +6,114 @@ import "math"
 // filled in, every kind typed, every span in ticks. The engines run a Plan;
 // figures and reports read their thresholds from one (the healthy backlog,
 // the rule of thumb, the fault window) instead of working them out again
-// from the scenario's keys. Scenario.Resolve makes it.
+// from the scenario's keys. Scenario.Resolve makes it, part by part: each
+// part of the scenario resolves into its own small plan, which the Plan
+// holds (and embeds, where the engines read its fields at every step).
 type Plan struct {
-	Scenario Scenario // the validated scenario it was resolved from
-
 	Engine EngineKind
-	TickNs int64   // length of a tick in nanoseconds
-	TickS  float64 // ... in seconds
-	TPS    float64 // ticks per second
-	Ticks  int64   // ticks in the run
+	Clock
+	ChainPlan
+	ArrivalPlan
+	ServerPlan
+	Budget BudgetPlan
+	Health HealthPlan
+	FaultPlan
+	// Changes are the run's interventions, in time order: from each one's
+	// tick on, the run follows its plan.
+	Changes []PlanChange
+	RNGPlan
+	Replicates int
+	Latencies  bool // measure the latency quantiles of user requests (measure_latency)
+	// Notes are the settings whose results may hang on a modelling choice
+	// rather than on the system (Warnings).
+	Notes []string
 
+	mostCalls float64 // the calls a run can put on the dependency at most (Cost)
+	poison    bool    // tests: recycled groups stay poisoned instead of being reused
+}
+
+// Clock is a run's time: its tick and its length.
+type Clock struct {
+	TickNs int64    // length of a tick in nanoseconds
+	TickS  float64  // ... in seconds
+	TPS    float64  // ticks per second
+	Ticks  int64    // ticks in the run
+	Tick   Duration // the tick as written
+	Run    Duration // the run's length as written
+}
+
+// ChainPlan is the chain of callers resolved.
+type ChainPlan struct {
 	// Chain is the effective chain of callers, top (edge) first: the
 	// scenario's layers stretched to Layers, or, in the flat form, one
 	// caller with the product of their attempts, the top layer's backoff and
 	// the bottom layer's timeout.
-	Chain       []LayerPlan
-	Flat        bool
-	Allowed     int      // attempts one request may put on the dependency: the product over the chain
-	EdgeTimeout Duration // the top layer's per-try timeout: what the user waits (0 = forever)
-	Cancel      bool     // a caller that gives up cancels everything below it
-	Latencies   bool     // measure the latency quantiles of user requests (measure_latency)
+	Chain []LayerPlan
+	Names []string // the written layers' names, top first ("" where none)
+	Flat  bool
+	// Allowed is the attempts one request may put on the dependency: the
+	// product over the effective chain (retry_at keeps one layer's);
+	// Written is the product of the layers' attempts as written.
+	Allowed, Written int
+	EdgeTimeout      Duration // the top layer's per-try timeout: what the user waits (0 = forever)
+	Cancel           bool     // a caller that gives up cancels everything below it
+	Deadline         int64    // ticks the edge gives a request; −1 = none
+	Breakers         bool     // some layer has a circuit breaker
+}
 
+// ArrivalPlan is how requests arrive, resolved.
+type ArrivalPlan struct {
 	Arrivals   ArrivalKind
 	Load       float64      // open loop: new requests per second
 	Shape      []ShapePoint // open loop: the load over time, when it changes
 	Clients    int32        // callers with their own state (at least 1)
 	ThinkTicks int64        // closed loop: pause after an answer, at least one tick
 	ThinkSpan  int64        // closed loop: first requests spread over this many ticks
+	Backlog    int64        // requests sent in the first tick, before its arrivals (initial.backlog)
+	Abandoned  int64        // calls waiting at the start whose callers have gone (initial.abandoned)
+}
 
-	Backlog   int64 // requests sent in the first tick, before its arrivals (initial.backlog)
-	Abandoned int64 // calls waiting at the start whose callers have gone (initial.abandoned)
-
-	Deadline   int64 // ticks the edge gives a request; −1 = none
-	FlakyShare float64
-	FlakyTries int32
-	FatalShare float64
-	Pushback   int64 // calls waiting above which arriving calls are pushed back; 0 = never
-	Breakers   bool  // some layer has a circuit breaker
-
+// ServerPlan is the dependency resolved.
+type ServerPlan struct {
 	Server      ServerKind
 	Capacity    float64 // calls per second (before faults)
 	QueueLimit  int64   // calls that may wait; 0 = unbounded
 	DropExpired bool    // waiting calls nobody waits for are discarded (also with Cancel)
 	FailureP    float64 // chance that a served call fails anyway
+	FlakyShare  float64
+	FlakyTries  int32
+	FatalShare  float64
+	Pushback    int64   // calls waiting above which arriving calls are pushed back; 0 = never
 	Latency     float64 // seconds a served call takes to answer
 	Slope       float64 // latency server: seconds added per call in flight
 	Collapse    CollapsePlan
 	Network     NetworkPlan
+}
 
-	Budget BudgetPlan
-	Health HealthPlan
-	// Changes are the run's interventions, in time order: from each one's
-	// tick on, the run follows its plan.
-	Changes []PlanChange
-	Fault   FaultWindow
-	Faults  []Segment // the run cut into stretches of constant fault effects, covering [0, Ticks)
+// FaultPlan is the run's faults resolved: as written, their window, and
+// the run cut into segments of constant effects.
+type FaultPlan struct {
+	FaultList []FaultSpec
+	Fault     FaultWindow
+	Faults    []Segment // the run cut into stretches of constant fault effects, covering [0, Ticks)
+}
 
+// FaultSpec is one fault as written.
+type FaultSpec struct {
+	Kind          string
+	Start, Length Duration
+	Capacity      float64 // degradation
+	Factor        float64 // slowdown, spike
+}
+
+// RNGPlan is the run's random generator.
+type RNGPlan struct {
 	// Single sends every request as a group of one and handles calls one at
 	// a time in the order they happen, drawing for each as it comes: the
 	// generator order of the "Retries and Storm Risk" article (rng =
 	// "minstd"). Otherwise identical calls travel in groups.
-	Single     bool
-	Minstd     bool
-	Replicates int
-
-	poison bool // tests: recycled groups stay poisoned instead of being reused
+	Single bool
+	Minstd bool
 }
 
 // EngineKind names an engine.

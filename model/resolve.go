@@ -24,29 +24,48 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{
-		Scenario:   *s,
-		TickNs:     int64(s.Tick),
-		TickS:      s.Tick.Seconds(),
-		TPS:        1e9 / float64(s.Tick),
+		Clock:      Clock{TickNs: int64(s.Tick), TickS: s.Tick.Seconds(), TPS: 1e9 / float64(s.Tick), Tick: s.Tick, Run: s.Duration},
 		Replicates: s.Replicates,
-		Minstd:     s.RNG == "minstd",
+		RNGPlan:    RNGPlan{Minstd: s.RNG == "minstd", Single: s.RNG == "minstd"},
+		Latencies:  s.MeasureLatency,
+		mostCalls:  s.mostCalls(),
 	}
-	p.Scenario.Layer = slices.Clone(s.Layer)
-	p.Scenario.Fault = slices.Clone(s.Fault)
-	p.Scenario.Change = slices.Clone(s.Change)
-	p.Single = p.Minstd
 	p.Ticks = int64(s.Duration) / p.TickNs
 	if s.Engine == "stochastic" {
 		p.Engine = EngineStochastic
 	}
+	p.resolveChain(s)
+	p.resolveArrivals(s)
+	p.resolveServer(s)
+	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Params: s.Budget.TableParams(), TickNs: p.TickNs}
+	switch s.Budget.Scope {
+	case "layer":
+		p.Budget.Scope = ScopeLayer
+	case "client":
+		p.Budget.Scope = ScopeClient
+	case "dependency":
+		p.Budget.Scope = ScopeDependency
+	}
+	p.resolveFaults(s)
+	p.resolveHealth(s)
+	p.Notes = p.warnings(s)
+	if err := p.resolveChanges(s); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
 
-	// The chain.
+// resolveChain resolves the chain of callers: its effective layers, what a
+// request may put on the dependency, what the user at the edge waits.
+func (p *Plan) resolveChain(s *Scenario) {
 	layers := s.ChainLayers()
 	p.Allowed = s.FlatAttempts()
+	p.Written = p.Allowed
 	p.EdgeTimeout = layers[0].Timeout
 	p.Cancel = s.CancelAbandoned
-	p.Latencies = s.MeasureLatency
-	p.Backlog, p.Abandoned = s.Initial.Backlog, s.Initial.Abandoned
+	for _, l := range s.Layer {
+		p.Names = append(p.Names, l.Name)
+	}
 	retrying := func(i int) bool { // retry_at: the layer that retries
 		switch s.RetryAt {
 		case "edge":
@@ -78,8 +97,14 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	for _, l := range p.Chain {
 		p.Breakers = p.Breakers || l.Breaker.Kind != BreakerNone
 	}
+	p.Deadline = -1
+	if s.Deadline > 0 {
+		p.Deadline = max(1, p.ticksOf(s.Deadline))
+	}
+}
 
-	// Arrivals.
+// resolveArrivals resolves how requests arrive.
+func (p *Plan) resolveArrivals(s *Scenario) {
 	switch s.Arrivals {
 	case "poisson":
 		p.Arrivals = ArrivePoisson
@@ -91,26 +116,27 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	for _, pt := range s.Shape {
 		p.Shape = append(p.Shape, ShapePoint{At: p.ticksOf(pt.At), Load: pt.Load})
 	}
-	p.Deadline = -1
-	if s.Deadline > 0 {
-		p.Deadline = max(1, p.ticksOf(s.Deadline))
-	}
 	p.Load = s.Load
 	p.Clients = int32(max(1, s.Clients))
 	p.ThinkTicks = max(1, p.ticksOf(s.Think))
 	p.ThinkSpan = p.ticksOf(s.Think)
+	p.Backlog, p.Abandoned = s.Initial.Backlog, s.Initial.Abandoned
+}
 
-	// The dependency.
+// resolveServer resolves the dependency: its kind from the registry's rule
+// (the latency server where capacity = 0 with latency_slope > 0, else
+// dependency.queue's), its capacity and waiting room, its failures, its
+// latency, its collapse and the network before it.
+func (p *Plan) resolveServer(s *Scenario) {
 	d := s.Dependency
-	switch {
-	case d.Capacity == 0 && d.LatencySlope > 0:
-		p.Server = ServerLatency
-	case d.Queue == "none":
-		p.Server = ServerLoss
-	case d.Queue == "lifo":
-		p.Server = ServerLIFO
-	default:
-		p.Server = ServerFIFO
+	name := d.Queue
+	if d.Capacity == 0 && d.LatencySlope > 0 {
+		name = "latency"
+	}
+	for _, k := range serverKinds() {
+		if k.Name == name {
+			p.Server = k.server
+		}
 	}
 	p.Capacity = d.Capacity
 	p.QueueLimit = int64(d.QueueLimit)
@@ -137,23 +163,6 @@ func (s *Scenario) Resolve() (*Plan, error) {
 			p.Network = NetworkPlan{Kind: NetworkExponential, Delay: float64(d.Network.Delay) / float64(p.TickNs)}
 		}
 	}
-
-	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Params: s.Budget.TableParams(), TickNs: p.TickNs}
-	switch s.Budget.Scope {
-	case "layer":
-		p.Budget.Scope = ScopeLayer
-	case "client":
-		p.Budget.Scope = ScopeClient
-	case "dependency":
-		p.Budget.Scope = ScopeDependency
-	}
-
-	p.resolveFaults()
-	p.resolveHealth()
-	if err := p.resolveChanges(); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // layer resolves one caller of the chain.
@@ -188,8 +197,7 @@ func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedg
 // resolveHealth picks the health rule and its threshold. The default is the
 // queue rule for a dependency with a waiting room and a user who gives up,
 // the goodput rule otherwise.
-func (p *Plan) resolveHealth() {
-	s := &p.Scenario
+func (p *Plan) resolveHealth(s *Scenario) {
 	h := HealthPlan{Goodput: s.Health.Goodput, WindowTicks: max(1, int64(s.Health.Window)/p.TickNs), Limit: math.NaN()}
 	if p.Capacity > 0 && p.EdgeTimeout > 0 {
 		// What the dependency serves between a call's arrival and the
@@ -221,8 +229,10 @@ func (p *Plan) resolveHealth() {
 // resolveFaults cuts the run into segments of constant fault effects and
 // notes the fault window. A tick t is inside a fault when start ≤ t × tick <
 // start + length.
-func (p *Plan) resolveFaults() {
-	s := &p.Scenario
+func (p *Plan) resolveFaults(s *Scenario) {
+	for _, f := range s.Fault {
+		p.FaultList = append(p.FaultList, FaultSpec{Kind: f.Kind, Start: f.Start, Length: f.Length, Capacity: f.Capacity, Factor: f.Factor})
+	}
 	if start, end, ok := s.FaultWindow(); ok {
 		p.Fault = FaultWindow{Has: true, From: int64(start) / p.TickNs, To: int64(end) / p.TickNs, Start: start, End: end}
 	}

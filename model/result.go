@@ -165,15 +165,14 @@ func Run(sc Scenario, seed uint64, series bool) (Result, error) {
 // the result says so in Aborted, with no metrics: a cell that cannot be
 // simulated within the cap is a result, not an error.
 func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, error) {
-	sc := p.Scenario
 	run := runQueue
 	if p.Engine == EngineStochastic {
 		run = runStochastic
 	}
-	runs := make([]Metrics, sc.Replicates)
+	runs := make([]Metrics, p.Replicates)
 	var res Result
 	// Every replicate records its series for a band or for windows.
-	band := opt.Series && sc.Replicates > 1
+	band := opt.Series && p.Replicates > 1
 	var series []*Series
 	var windows [][]float64
 	for r := range runs {
@@ -183,11 +182,11 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 			return Result{}, err
 		}
 		if g.abort != "" {
-			return aborted(sc.Replicates, fmt.Sprintf("replicate %d %s", r+1, g.abort)), nil
+			return aborted(p.Replicates, fmt.Sprintf("replicate %d %s", r+1, g.abort)), nil
 		}
-		m.WindowPerTick = m.WindowCalls * sc.Tick.Seconds()
-		m.CallsPerS = m.Calls / sc.Duration.Seconds()
-		m.Allowed = float64(sc.FlatAttempts())
+		m.WindowPerTick = m.WindowCalls * p.TickS
+		m.CallsPerS = m.Calls / p.Run.Seconds()
+		m.Allowed = float64(p.Written)
 		runs[r] = m
 		if r == 0 && opt.Series {
 			res.Series = s
@@ -204,7 +203,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 	res.Windows = aggregateWindows(opt.Windows, windows)
 	res.Metrics, res.SD, res.RecoveredShare, res.Spread = aggregate(runs)
 	res.Replicates = len(runs)
-	res.Warnings = append(res.Warnings, horizonWarnings(&sc, &res)...)
+	res.Warnings = append(res.Warnings, horizonWarnings(p, &res)...)
 	return res, nil
 }
 
@@ -368,17 +367,16 @@ func (m Metrics) String() string {
 // horizonWarnings flags results the run's length makes doubtful: a fault
 // that starts after the run, or a recovery so late that the run cannot
 // show whether it lasts.
-func horizonWarnings(sc *Scenario, r *Result) []string {
+func horizonWarnings(p *Plan, r *Result) []string {
 	var w []string
-	for i, f := range sc.Fault {
-		if f.Length > 0 && f.Start >= sc.Duration {
-			w = append(w, fmt.Sprintf("fault %d starts at %v, after the %v run ends: it has no effect", i, f.Start, sc.Duration))
+	for i, f := range p.FaultList {
+		if f.Length > 0 && f.Start >= p.Run {
+			w = append(w, fmt.Sprintf("fault %d starts at %v, after the %v run ends: it has no effect", i, f.Start, p.Run))
 		}
 	}
-	_, end, ok := sc.FaultWindow()
-	if ok && end < sc.Duration && r.Recovered() && end.Seconds()+r.RecoveryS > 0.9*sc.Duration.Seconds() {
+	if end := p.Fault.End; p.Fault.Has && end < p.Run && r.Recovered() && end.Seconds()+r.RecoveryS > 0.9*p.Run.Seconds() {
 		w = append(w, fmt.Sprintf("healthy only for the last %.0f s of the run: a longer duration would show whether the recovery lasts",
-			sc.Duration.Seconds()-end.Seconds()-r.RecoveryS))
+			p.Run.Seconds()-end.Seconds()-r.RecoveryS))
 	}
 	return w
 }

@@ -6,7 +6,7 @@ import "testing"
 // capacity averaged over the bin's ticks, idle ticks included; queue and in
 // flight as at the bin's end; a bin is unhealthy when any tick was.
 func TestRecorder(t *testing.T) {
-	p := &Plan{TickS: 0.25, Ticks: 10}
+	p := &Plan{Clock: Clock{TickS: 0.25, Ticks: 10}}
 	r := newRecorder(p)
 	r.add(0, &tickCounts{requests: 2, calls: 3, ok: 1}, 100, false, 5, 1)
 	r.add(1, &tickCounts{requests: 1}, 100, true, 6, 2)

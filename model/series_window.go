@@ -95,9 +95,9 @@ func CheckWindow(w *Window, p *Plan) error {
 	case to <= from:
 		return bad("to", "must come after from (%v), got %v", w.From, w.To)
 	case from >= end:
-		return bad("from", "%v is past the end of the %v run", w.From, p.Scenario.Duration)
+		return bad("from", "%v is past the end of the %v run", w.From, p.Run)
 	case to > end+1e-9:
-		return bad("to", "%v is past the end of the %v run", w.To, p.Scenario.Duration)
+		return bad("to", "%v is past the end of the %v run", w.To, p.Run)
 	}
 	if first := math.Ceil(from/step-1e-9) * step; first >= to-1e-9 {
 		return bad("to", "the window [%v, %v) holds no row of the series, whose rows start every %v s; widen it", w.From, w.To, step)

@@ -209,7 +209,7 @@ func (series) draw(d *data, f *spec.Figure) (figure, error) {
 // unshaded.
 func faultWindows(c *sweep.Cell) [][2]float64 {
 	var out [][2]float64
-	for _, f := range c.Plan.Scenario.Fault {
+	for _, f := range c.Plan.FaultList {
 		if f.Length > 0 {
 			out = append(out, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
 		}

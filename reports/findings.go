@@ -49,7 +49,7 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 			fmt.Fprintf(&b, "; the cell as a whole is %s", r.Verdict)
 		}
 	default:
-		b.WriteString(plots.Outcome(r, c.Plan.Triggered(), c.Scenario.Duration))
+		b.WriteString(plots.Outcome(r, c.Plan.Triggered(), c.Plan.Run))
 	}
 	fmt.Fprintf(&b, "; calls at the dependency peaked at %s× %s in the busiest second", num1(r.PeakLoadX), baseText(c.Plan))
 	if r.WindowRateX > 0 {

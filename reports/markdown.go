@@ -150,7 +150,7 @@ func refinedSection(b *strings.Builder, g *sweep.Grid, results, refined []model.
 	for i := range results {
 		if tickFlip(&results[i], &refined[i]) {
 			flips = append(flips, fmt.Sprintf("- %s: %s at a tick of %v, %s at %v", cells[i].Label(),
-				verdict(&results[i]), cells[i].Scenario.Tick, verdict(&refined[i]), cells[i].Scenario.Tick/2))
+				verdict(&results[i]), cells[i].Plan.Tick, verdict(&refined[i]), cells[i].Plan.Tick/2))
 		}
 	}
 	if len(flips) == 0 {

@@ -174,7 +174,7 @@ func drainingSentence(t *spec.Tipping, ss []tipping.Search) string {
 			stuck++
 		}
 	}
-	d := ss[0].Cell.Scenario.Duration
+	d := ss[0].Cell.Plan.Run
 	switch {
 	case len(parts) > 0:
 		return fmt.Sprintf("A point tips when the system is still unhealthy when the %v run ends. At %d of the tipping points found, the backlog still drains then: the outage is not metastable there, only slower to clear than the run is long, and a longer run would see it recover (yellow in the figure): %s. At the other %d, the backlog no longer shrinks when the run ends: stuck.",

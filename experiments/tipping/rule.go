@@ -17,18 +17,18 @@ import (
 // is not constant, retries that are not naive, or no healthy backlog.
 func (s *Search) RuleOfThumb() (float64, bool) {
 	p := s.Cell.Plan
-	sc := &s.Cell.Scenario
+	faults := p.FaultList
 	if p.Arrivals != model.ArriveConstant && p.Arrivals != model.ArrivePoisson || len(p.Shape) > 0 || !Naive(p) {
 		return 0, false
 	}
 	if j, ok := faultLength(s.Spec.Path); ok {
-		if j >= len(sc.Fault) || sc.Fault[j].Kind != "outage" || len(sc.Fault) > 1 {
+		if j >= len(faults) || faults[j].Kind != "outage" || len(faults) > 1 {
 			return 0, false
 		}
 		return p.RuleOfThumb(p.Load)
 	}
-	if s.Spec.Path == "load" && len(sc.Fault) == 1 && sc.Fault[0].Kind == "outage" {
-		return p.RuleOfThumb(sc.Fault[0].Length.Seconds())
+	if s.Spec.Path == "load" && len(faults) == 1 && faults[0].Kind == "outage" {
+		return p.RuleOfThumb(faults[0].Length.Seconds())
 	}
 	return 0, false
 }
