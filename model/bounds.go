@@ -234,44 +234,59 @@ func joinKey(path, key string) string {
 // scenario's fields only for the tables inside tables), so it costs about
 // a microsecond for a scenario.
 func (s *Scenario) checkRanges() *FieldError {
-	return checkTables(reflect.ValueOf(s).Elem(), make([]int, 0, 8), make([]Bound, 0, 16))
+	buf := make([]Bound, 0, 16)
+	return s.eachTable(func(table reflect.Value, at []int, kind string) *FieldError {
+		var b *Bound
+		if buf, b = checkTable(table.Addr().Interface(), buf); b != nil {
+			if kind != "" {
+				return withKind(outOfRange(keyPath(at, b.Key), b), kind)
+			}
+			return outOfRange(keyPath(at, b.Key), b)
+		}
+		return nil
+	})
 }
 
-// checkTables checks the table v, reached from the scenario by the field
-// indexes at (a list entry's index j as −1−j), and the tables inside it,
-// with buf for their declarations.
-func checkTables(v reflect.Value, at []int, buf []Bound) *FieldError {
-	bounds, b := checkTable(v.Addr().Interface(), buf)
-	if b != nil {
-		return outOfRange(keyPath(at, b.Key), b)
-	}
-	if kt, ok := v.Addr().Interface().(KindTable); ok {
-		if p := kt.TableParams(); p != nil {
-			pv := reflect.New(reflect.TypeOf(p)).Elem()
-			pv.Set(reflect.ValueOf(p))
-			if _, b := checkTable(pv.Addr().Interface(), bounds); b != nil {
-				return withKind(outOfRange(keyPath(at, b.Key), b), kt.TableKind())
-			}
+// eachTable calls visit with every table of s, in the order of its keys,
+// until one returns an error: each table with the field indexes that reach
+// it from the scenario (a list entry's index j as −1−j), and after a table
+// with a kind the kind's parameters (an addressable copy, at the same
+// indexes, with the kind's name).
+func (s *Scenario) eachTable(visit func(table reflect.Value, at []int, kind string) *FieldError) *FieldError {
+	var walk func(v reflect.Value, at []int) *FieldError
+	walk = func(v reflect.Value, at []int) *FieldError {
+		if e := visit(v, at, ""); e != nil {
+			return e
 		}
-	}
-	for i := 0; i < v.NumField(); i++ {
-		switch fv := v.Field(i); fv.Kind() {
-		case reflect.Struct:
-			if e := checkTables(fv, append(at, i), bounds); e != nil {
-				return e
-			}
-		case reflect.Slice:
-			if fv.Type().Elem().Kind() != reflect.Struct {
-				continue
-			}
-			for j := 0; j < fv.Len(); j++ {
-				if e := checkTables(fv.Index(j), append(at, i, -1-j), bounds); e != nil {
+		if kt, ok := v.Addr().Interface().(KindTable); ok {
+			if p := kt.TableParams(); p != nil {
+				pv := reflect.New(reflect.TypeOf(p)).Elem()
+				pv.Set(reflect.ValueOf(p))
+				if e := visit(pv, at, kt.TableKind()); e != nil {
 					return e
 				}
 			}
 		}
+		for i := 0; i < v.NumField(); i++ {
+			switch fv := v.Field(i); fv.Kind() {
+			case reflect.Struct:
+				if e := walk(fv, append(at, i)); e != nil {
+					return e
+				}
+			case reflect.Slice:
+				if fv.Type().Elem().Kind() != reflect.Struct {
+					continue
+				}
+				for j := 0; j < fv.Len(); j++ {
+					if e := walk(fv.Index(j), append(at, i, -1-j)); e != nil {
+						return e
+					}
+				}
+			}
+		}
+		return nil
 	}
-	return nil
+	return walk(reflect.ValueOf(s).Elem(), make([]int, 0, 8))
 }
 
 // checkTable returns the first declaration of table (a pointer to a

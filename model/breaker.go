@@ -106,7 +106,7 @@ type Breaker struct {
 	Kind      string   `toml:"kind" doc:"none, or one of the breaker kinds below"`
 	Open      Duration `toml:"open" doc:"how long it stays open, failing calls at once, before it lets probes through"`
 	Probes    int      `toml:"probes" doc:"half-open: calls let through to test the dependency; a success closes it, a failure opens it again"`
-	Placement string   `toml:"placement" doc:"where it sits against the layer's retries: inside_retry (it guards each try and counts each try's outcome: failsafe-go's With(retryPolicy, circuitBreaker), Resilience4j's Retry around a CircuitBreaker) or outside_retry (it is asked once per call, before the first try, and counts the call's final outcome once, so retries neither pass it again nor add to its failures: failsafe-go's With(circuitBreaker, retryPolicy), Resilience4j's CircuitBreaker around a Retry, the lab client of \"Retries can make an outage worse: designing a retry budget\")"`
+	Placement string   `toml:"placement" oneof:",inside_retry,outside_retry" doc:"where it sits against the layer's retries: inside_retry (it guards each try and counts each try's outcome: failsafe-go's With(retryPolicy, circuitBreaker), Resilience4j's Retry around a CircuitBreaker) or outside_retry (it is asked once per call, before the first try, and counts the call's final outcome once, so retries neither pass it again nor add to its failures: failsafe-go's With(circuitBreaker, retryPolicy), Resilience4j's CircuitBreaker around a Retry, the lab client of \"Retries can make an outage worse: designing a retry budget\")"`
 	// Params are the kind's trip rule's keys (ConsecutiveParams,
 	// FailureRatioParams); nil for none.
 	Params any `toml:"-"`
@@ -170,10 +170,13 @@ func lookupBreaker(name string) (breakerKind, bool) {
 	return breakerKind{}, false
 }
 
-// bounds: a breaker of kind none reads none of its keys.
+// bounds: the keys every breaker shares, for each kind with a trip rule
+// (none reads none of them).
 func (b *Breaker) bounds(dst []Bound) []Bound {
-	for _, k := range [...]string{"consecutive", "ratio"} {
-		dst = append(dst, Bound{"open", k, span(Duration(time.Microsecond), LongestWait), &b.Open}, Bound{"probes", k, Range{1, 1e6, ""}, &b.Probes})
+	for _, k := range breakerKinds() {
+		if k.Params != nil {
+			dst = append(dst, Bound{"open", k.Name, span(Duration(time.Microsecond), LongestWait), &b.Open}, Bound{"probes", k.Name, Range{1, 1e6, ""}, &b.Probes})
+		}
 	}
 	return dst
 }

@@ -17,7 +17,7 @@ type ratioBudget struct {
 // RatioParams are the keys of a ratio budget.
 type RatioParams struct {
 	Ratio float64 `toml:"ratio" doc:"retries allowed per first try, so far"`
-	Count string  `toml:"count" doc:"when a retry counts: sent (when it starts, the storm-risk article's loop) or granted (when it is allowed, as the deadlines article's asyncio call() counts)"`
+	Count string  `toml:"count" oneof:",sent,granted" doc:"when a retry counts: sent (when it starts, the storm-risk article's loop) or granted (when it is allowed, as the deadlines article's asyncio call() counts)"`
 }
 
 func (p *RatioParams) bounds(dst []Bound) []Bound {
@@ -26,8 +26,7 @@ func (p *RatioParams) bounds(dst []Bound) []Bound {
 
 func ratioKind() budgetKind {
 	return budgetKind{Kind: Kind{Name: "ratio", Doc: "the retries so far are at most ratio × the first tries so far, the cumulative ratio of \"Retries and Storm Risk\"",
-		Engines: OnBoth, Params: RatioParams{Count: "sent"}}, make: newRatioBudget, more: "ratio",
-		check: func(p any) *FieldError { return oneOf("count", p.(RatioParams).Count, "", "sent", "granted") }}
+		Engines: OnBoth, Params: RatioParams{Count: "sent"}}, make: newRatioBudget, more: "ratio"}
 }
 
 func newRatioBudget(b *BudgetPlan, _ *rng) budget {

@@ -23,7 +23,7 @@ type tokenBucket struct {
 type TokenBucketParams struct {
 	Ratio     float64 `toml:"ratio" doc:"tokens a deposit adds"`
 	MaxTokens float64 `toml:"max_tokens" doc:"the bucket's size; it starts full"`
-	Deposit   string  `toml:"deposit" doc:"what earns ratio tokens: success (each success, the FIG. 1 bucket) or request (each call it covers earns once, as its first try is sent, whatever the call's outcome — the user's requests for a chain or client budget, the layer's calls for a layer's — as the per-origin budget of \"Retries can make an outage worse: designing a retry budget\" earns per logical call)"`
+	Deposit   string  `toml:"deposit" oneof:",success,request" doc:"what earns ratio tokens: success (each success, the FIG. 1 bucket) or request (each call it covers earns once, as its first try is sent, whatever the call's outcome — the user's requests for a chain or client budget, the layer's calls for a layer's — as the per-origin budget of \"Retries can make an outage worse: designing a retry budget\" earns per logical call)"`
 }
 
 func (p *TokenBucketParams) bounds(dst []Bound) []Bound {
@@ -32,10 +32,7 @@ func (p *TokenBucketParams) bounds(dst []Bound) []Bound {
 
 func tokenBucketKind() budgetKind {
 	return budgetKind{Kind: Kind{Name: "token_bucket", Doc: "a bucket of max_tokens that starts full: a deposit adds ratio, a retry costs one token, none is sent below one",
-		Engines: OnBoth, Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: "success"}}, make: newTokenBucket, more: "max_tokens",
-		check: func(p any) *FieldError {
-			return oneOf("deposit", p.(TokenBucketParams).Deposit, "", "success", "request")
-		}}
+		Engines: OnBoth, Params: TokenBucketParams{Ratio: 0.1, MaxTokens: 10, Deposit: "success"}}, make: newTokenBucket, more: "max_tokens"}
 }
 
 func newTokenBucket(b *BudgetPlan, _ *rng) budget {

@@ -14,39 +14,51 @@ type chosenKind struct {
 	kind   Kind
 }
 
-// chosenKinds lists the kinds s picks, in the order of its keys.
+// chosenKinds lists the kinds s picks, family by family: the value of each
+// family's key (every entry's, for a key of a list's entries), as the
+// family's picks says where something else picks too. An empty value (no
+// breaker, the default health rule) picks nothing.
 func (s *Scenario) chosenKinds() []chosenKind {
 	var out []chosenKind
-	add := func(path, family, name string, kinds []Kind) {
-		for _, k := range kinds {
-			if k.Name == name {
-				out = append(out, chosenKind{path, family, k})
+	for _, fam := range Families() {
+		if fam.picks != nil {
+			out = append(out, fam.picks(s)...)
+			continue
+		}
+		valuesAt(reflect.ValueOf(s).Elem(), strings.Split(fam.Key, "."), "", func(path, name string) {
+			if k, ok := fam.Lookup(name); ok {
+				out = append(out, chosenKind{path, fam.Name, k})
 			}
-		}
-	}
-	add("arrivals", "arrivals", s.Arrivals, arrivalKinds())
-	for i, l := range s.Layer {
-		p := indexed("layer", i)
-		add(p+"backoff.kind", "backoff", l.Backoff.Kind, backoffKinds())
-		add(p+"backoff.jitter", "jitter", l.Backoff.Jitter, jitterKinds())
-		if l.Breaker.Kind != "" {
-			add(p+"breaker.kind", "circuit breaker", l.Breaker.Kind, kindsOf(breakerKinds()))
-		}
-	}
-	add("budget.kind", "retry budget", s.Budget.Kind, kindsOf(budgetKinds()))
-	if d := s.Dependency; d.Capacity == 0 && d.LatencySlope > 0 {
-		add("dependency.latency_slope", "dependency", "latency", kindsOf(serverKinds()))
-	} else {
-		add("dependency.queue", "dependency", d.Queue, queueNames())
-	}
-	add("dependency.network.kind", "network delay", s.Dependency.Network.Kind, networkKinds())
-	for i, f := range s.Fault {
-		add(indexed("fault", i)+"kind", "fault", f.Kind, faultKinds())
-	}
-	if s.Health.Rule != "" {
-		add("health.rule", "health rule", s.Health.Rule, healthRules())
+		})
 	}
 	return out
+}
+
+// valuesAt calls found with every string at the key pattern segs (N for
+// each entry of a list) below the table v at path.
+func valuesAt(v reflect.Value, segs []string, path string, found func(path, value string)) {
+	if len(segs) == 0 {
+		if v.Kind() == reflect.String {
+			found(path, v.String())
+		}
+		return
+	}
+	if segs[0] == "N" && v.Kind() == reflect.Slice {
+		for i := 0; i < v.Len(); i++ {
+			valuesAt(v.Index(i), segs[1:], joinKey(path, strconv.Itoa(i)), found)
+		}
+		return
+	}
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); key == segs[0] {
+			valuesAt(v.Field(i), segs[1:], joinKey(path, key), found)
+			return
+		}
+	}
 }
 
 // modelled refuses the first thing s asks for that engine does not model:

@@ -61,6 +61,10 @@ type Kind struct {
 	Engines EngineSet
 	Params  any
 	Reads   []string
+	// PickedBy says what picks the kind when its family's key cannot name
+	// it ("capacity = 0 and latency_slope > 0" for the latency server);
+	// empty for a kind the key names.
+	PickedBy string
 }
 
 // Family is one registry of kinds.
@@ -70,6 +74,10 @@ type Family struct {
 	// "budget.kind", "layer.N.breaker.kind".
 	Key   string
 	Kinds []Kind
+	// picks, when set, says which kind a scenario picks where its key is
+	// not the only thing that does (capacity = 0 with latency_slope > 0
+	// picks the latency server); nil for a family its key alone picks.
+	picks func(s *Scenario) []chosenKind
 }
 
 // Families lists every family of kinds the model registers, in the order
@@ -81,7 +89,7 @@ func Families() []Family {
 		{Name: "jitter", Key: "layer.N.backoff.jitter", Kinds: jitterKinds()},
 		{Name: "circuit breaker", Key: "layer.N.breaker.kind", Kinds: kindsOf(breakerKinds())},
 		{Name: "retry budget", Key: "budget.kind", Kinds: kindsOf(budgetKinds())},
-		{Name: "dependency", Key: "dependency.queue", Kinds: kindsOf(serverKinds())},
+		{Name: "dependency", Key: "dependency.queue", Kinds: kindsOf(serverKinds()), picks: pickedServer},
 		{Name: "network delay", Key: "dependency.network.kind", Kinds: networkKinds()},
 		{Name: "fault", Key: "fault.N.kind", Kinds: faultKinds()},
 		{Name: "health rule", Key: "health.rule", Kinds: healthRules()},
@@ -130,6 +138,27 @@ func (f Family) Names() []string {
 	out := make([]string, len(f.Kinds))
 	for i, k := range f.Kinds {
 		out[i] = k.Name
+	}
+	return out
+}
+
+// Values lists the names the family's key takes: its kinds but those
+// something else picks (PickedBy).
+func (f Family) Values() []string {
+	var out []string
+	for _, k := range named(f.Kinds) {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// named keeps the kinds a family's key names.
+func named(kinds []Kind) []Kind {
+	var out []Kind
+	for _, k := range kinds {
+		if k.PickedBy == "" {
+			out = append(out, k)
+		}
 	}
 	return out
 }

@@ -129,10 +129,7 @@ func (p *Plan) resolveArrivals(s *Scenario) {
 // latency, its collapse and the network before it.
 func (p *Plan) resolveServer(s *Scenario) {
 	d := s.Dependency
-	name := d.Queue
-	if d.Capacity == 0 && d.LatencySlope > 0 {
-		name = "latency"
-	}
+	name := d.serverName()
 	for _, k := range serverKinds() {
 		if k.Name == name {
 			p.Server = k.server
@@ -319,9 +316,6 @@ func queueSupports(s *Scenario) error {
 		}
 		return nil
 	}
-	if e := s.modelled("queue"); e != nil {
-		return e
-	}
 	switch {
 	case s.ChainMode() != "flat":
 		return bad("chain", "the queue engine runs the flat form only (set chain = \"flat\" or leave it empty)")
@@ -383,11 +377,8 @@ func queueSupports(s *Scenario) error {
 // stochasticSupports reports scenario settings the stochastic engine cannot
 // honour, so nothing is silently ignored.
 func stochasticSupports(s *Scenario) error {
-	if e := s.modelled("stochastic"); e != nil {
-		return e
-	}
 	d := s.Dependency
-	latencyServer := d.Capacity == 0 && d.LatencySlope > 0
+	latencyServer := d.latencyPicked()
 	if len(s.Shape) > 0 && (s.Arrivals == "closed" || s.Arrivals == "burst") {
 		return bad("shape", "a load shape sets an open loop's rate; %s arrivals have none", s.Arrivals)
 	}

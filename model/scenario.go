@@ -16,7 +16,7 @@ import (
 // bounds method of its table, or of its budget kind) and checked by
 // Validate.
 type Scenario struct {
-	Engine     string     `toml:"engine" doc:"simulation engine: queue (deterministic cohorts) or stochastic (seeded, request level)"`
+	Engine     string     `toml:"engine" oneof:"queue,stochastic" doc:"simulation engine: queue (deterministic cohorts) or stochastic (seeded, request level)"`
 	Tick       Duration   `toml:"tick" doc:"length of one simulation step"`
 	Duration   Duration   `toml:"duration" doc:"simulated time"`
 	Load       float64    `toml:"load" doc:"new user requests per second (open loop)"`
@@ -26,8 +26,8 @@ type Scenario struct {
 	Think      Duration   `toml:"think" doc:"closed loop: pause between a client's requests"`
 	Layers     int        `toml:"layers" doc:"depth of the caller chain; the last [[scenario.layer]] repeats to fill it (0 = as many as written)"`
 	Layer      []Layer    `toml:"layer" doc:"the callers, top (edge) first"`
-	Chain      string     `toml:"chain" doc:"nested (each layer's retry is a new call down the chain) or flat (one caller with the product of the attempts); empty = the engine's own (queue: flat, stochastic: nested)"`
-	RetryAt    string     `toml:"retry_at" doc:"every (each layer retries as its attempts say), edge or bottom (only that layer retries; the others make one try and pass failures up)"`
+	Chain      string     `toml:"chain" oneof:",nested,flat" doc:"nested (each layer's retry is a new call down the chain) or flat (one caller with the product of the attempts); empty = the engine's own (queue: flat, stochastic: nested)"`
+	RetryAt    string     `toml:"retry_at" oneof:",every,edge,bottom" doc:"every (each layer retries as its attempts say), edge or bottom (only that layer retries; the others make one try and pass failures up)"`
 	Deadline   Duration   `toml:"deadline" engines:"stochastic" doc:"the edge's deadline for a request, passed down the chain: every try waits at most min(the time left, its own timeout), and no try starts without time left (0 = none)"`
 	Budget     Budget     `toml:"budget" doc:"retry budget"`
 	Dependency Dependency `toml:"dependency" doc:"the dependency at the bottom of the chain"`
@@ -35,7 +35,7 @@ type Scenario struct {
 	Health     Health     `toml:"health" doc:"what counts as healthy"`
 	Initial    Initial    `toml:"initial" doc:"the state the run starts in"`
 	Change     []Change   `toml:"change" doc:"interventions: keys that take new values at a moment of the run"`
-	RNG        string     `toml:"rng" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
+	RNG        string     `toml:"rng" oneof:"pcg,minstd" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
@@ -156,7 +156,7 @@ type Collapse struct {
 	Slope  float64  `toml:"slope" doc:"throughput lost per unit of overload (0 = no collapse)"`
 	Floor  float64  `toml:"floor" doc:"share of capacity kept however deep the overload"`
 	Window Duration `toml:"window" engines:"stochastic" doc:"span demand is measured over (0 = one tick)"`
-	Demand string   `toml:"demand" doc:"queue (calls waiting, arrivals of the tick included) or offered (calls that arrived during the window before the tick, retries and calls that will expire included); empty = queue, offered for a loss server"`
+	Demand string   `toml:"demand" oneof:",queue,offered" doc:"queue (calls waiting, arrivals of the tick included) or offered (calls that arrived during the window before the tick, retries and calls that will expire included); empty = queue, offered for a loss server"`
 }
 
 // Network is the delay a call spends between two layers, each way.
@@ -354,16 +354,10 @@ func oneOf(path, v string, allowed ...string) *FieldError {
 // error is a *FieldError naming the key.
 func (s *Scenario) Validate() error {
 	check := []*FieldError{
-		oneOf("engine", s.Engine, "queue", "stochastic"),
 		checkKind("arrivals", s.Arrivals, arrivalKinds()),
-		oneOf("retry_at", s.RetryAt, "", "every", "edge", "bottom"),
-		oneOf("chain", s.Chain, "", "nested", "flat"),
-		oneOf("rng", s.RNG, "pcg", "minstd"),
 		s.Budget.validateKind(),
-		oneOf("budget.scope", s.Budget.Scope, "chain", "layer", "client", "dependency"),
 		checkKind("dependency.queue", s.Dependency.Queue, queueNames()),
 		checkKind("dependency.network.kind", s.Dependency.Network.Kind, networkKinds()),
-		oneOf("dependency.collapse.demand", s.Dependency.Collapse.Demand, "", "queue", "offered"),
 	}
 	if s.Health.Rule != "" {
 		check = append(check, checkKind("health.rule", s.Health.Rule, healthRules()))
@@ -372,8 +366,7 @@ func (s *Scenario) Validate() error {
 		p := indexed("layer", i)
 		check = append(check, checkKind(p+"backoff.kind", l.Backoff.Kind, backoffKinds()),
 			checkKind(p+"backoff.jitter", l.Backoff.Jitter, jitterKinds()),
-			l.Breaker.validateKind(p+"breaker."),
-			oneOf(p+"breaker.placement", l.Breaker.Placement, "", "inside_retry", "outside_retry"))
+			l.Breaker.validateKind(p+"breaker."))
 	}
 	for i, f := range s.Fault {
 		check = append(check, checkKind(indexed("fault", i)+"kind", f.Kind, faultKinds()))
@@ -382,6 +375,12 @@ func (s *Scenario) Validate() error {
 		if e != nil {
 			return e
 		}
+	}
+	if e := s.checkChoices(); e != nil {
+		return e
+	}
+	if e := s.modelled(s.Engine); e != nil {
+		return e
 	}
 	if e := s.checkRanges(); e != nil {
 		return e
@@ -428,7 +427,7 @@ func (s *Scenario) Validate() error {
 	case s.mostCalls() > MaxCalls:
 		return bad("load", "%v requests/s (%v at the highest spike or point of the shape) over %v with %d attempts each could make %.3g calls, more than the %.3g whose counts stay exact; shorten the run, lower the load or the attempts",
 			s.Load, s.peakRate(), s.Duration, s.FlatAttempts(), s.mostCalls(), float64(MaxCalls))
-	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !(s.Dependency.Capacity == 0 && s.Dependency.LatencySlope > 0):
+	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !s.Dependency.latencyPicked():
 		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
 	if e := s.Budget.validate(); e != nil {

@@ -65,14 +65,11 @@ func idleCredit(s *stoch, cr *credit, a, b int64) {
 // serverKind is one registered kind of dependency: its Kind, the plan's
 // ServerKind, and what makes it in the stochastic engine. The file picks
 // it with dependency.queue, but for the latency server, which capacity = 0
-// with latency_slope > 0 picks (Chosen).
+// with latency_slope > 0 picks (its Kind's PickedBy).
 type serverKind struct {
 	Kind
 	server ServerKind
 	make   func(s *stoch) server
-	// Chosen says how a kind is picked when dependency.queue does not name
-	// it; empty for the kinds it names.
-	Chosen string
 }
 
 func (k serverKind) info() Kind { return k.Kind }
@@ -86,18 +83,37 @@ func serverKinds() []serverKind {
 			server: ServerLIFO, make: newQueueServer},
 		{Kind: Kind{Name: "none", Doc: "a loss server: calls beyond the tick's capacity fail at once", Engines: OnBoth, Reads: []string{"capacity", "collapse"}},
 			server: ServerLoss, make: newLossServer},
-		{Kind: Kind{Name: "latency", Doc: "no capacity limit: each call takes latency + latency_slope × the calls in flight (congestive collapse); chosen by capacity = 0 with latency_slope > 0, whatever dependency.queue says", Engines: OnStochastic, Reads: []string{"latency", "latency_slope"}},
-			server: ServerLatency, make: newLatencyServer, Chosen: "capacity = 0 and latency_slope > 0"},
+		{Kind: Kind{Name: "latency", Doc: "no capacity limit: each call takes latency + latency_slope × the calls in flight (congestive collapse); chosen by capacity = 0 with latency_slope > 0, whatever dependency.queue says", Engines: OnStochastic, Reads: []string{"latency", "latency_slope"},
+			PickedBy: "capacity = 0 and latency_slope > 0"}, server: ServerLatency, make: newLatencyServer},
 	}
 }
 
-// serverFamily lists the kinds dependency.queue may name.
-func queueNames() []Kind {
-	var out []Kind
+// pickedServer is the dependency s picks, with the key that picks it.
+func pickedServer(s *Scenario) []chosenKind {
+	path, name := "dependency.queue", s.Dependency.serverName()
+	if s.Dependency.latencyPicked() {
+		path = "dependency.latency_slope"
+	}
 	for _, k := range serverKinds() {
-		if k.Chosen == "" {
-			out = append(out, k.Kind)
+		if k.Name == name {
+			return []chosenKind{{path, "dependency", k.Kind}}
 		}
 	}
-	return out
+	return nil
 }
+
+// serverName is the kind of server d is: the latency server where
+// latencyPicked, else the one dependency.queue names.
+func (d *Dependency) serverName() string {
+	if d.latencyPicked() {
+		return "latency"
+	}
+	return d.Queue
+}
+
+// latencyPicked reports whether capacity = 0 with latency_slope > 0 picks
+// the latency server, whatever dependency.queue says (its PickedBy).
+func (d *Dependency) latencyPicked() bool { return d.Capacity == 0 && d.LatencySlope > 0 }
+
+// queueNames lists the kinds dependency.queue may name.
+func queueNames() []Kind { return named(kindsOf(serverKinds())) }

@@ -42,6 +42,31 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// explorer serves files as stormlab serve does and opens a tab of headless
+// Chromium for it: the tab's context (four minutes at most), its cancel,
+// and the server's address. Both end with the test.
+func explorer(t *testing.T, files ...string) (context.Context, context.CancelFunc, string) {
+	t.Helper()
+	chrome := chromium(t)
+	srv, err := serve.New(serve.Options{Files: files, Loopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1360, 1000))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab)
+	ctx, cancel := context.WithTimeout(bctx, 4*time.Minute)
+	return ctx, cancel, hs.URL
+}
+
 // pageRow is a row of the series as the page holds it.
 type pageRow struct {
 	T         float64 `json:"t"`
@@ -64,24 +89,7 @@ type pageRow struct {
 // series the page showed, and the page's CSV and PNG are stormlab run's
 // series.csv and figure, byte for byte.
 func TestBrowser(t *testing.T) {
-	chrome := chromium(t)
-	srv, err := serve.New(serve.Options{Files: []string{"../../experiments/server-60.toml"}, Loopback: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1360, 1000))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(bctx, 4*time.Minute)
+	ctx, cancel, url := explorer(t, "../../experiments/server-60.toml")
 	defer cancel()
 	console := chromedp.Console(ctx)
 
@@ -145,7 +153,7 @@ func TestBrowser(t *testing.T) {
 			poll(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
 	}
 	const t1, t3, tb, end = 10, 25, 43, 60
-	do("opening the page", chromedp.Navigate(hs.URL+"/?experiment=server-60&policy=immediate"), rowsAtLeast(1))
+	do("opening the page", chromedp.Navigate(url+"/?experiment=server-60&policy=immediate"), rowsAtLeast(1))
 	runTo(t1, "max")
 
 	// A 1 s outage: overloaded while it lasts, healthy again soon after.

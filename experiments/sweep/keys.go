@@ -21,6 +21,15 @@ type Key struct {
 	Unit  string
 	Range string // "0 to 1e+09", "0s to 24h"; per kind where they differ: "1 to 1e+09 (token_bucket); 0.001 to 1000 (grpc)"
 	Doc   string
+	// Type is what the key takes, as a form asks for it: number, whole,
+	// duration, text or bool.
+	Type string
+	// Choices are the words a text key takes: the kinds of the family it
+	// picks from, or its field's oneof list; nil for free text.
+	Choices []string
+	// Ranges are the declared ranges Range writes, one per kind that
+	// declares its own.
+	Ranges []model.KeyRange
 }
 
 // Keys lists every key of sc in declaration order, list entries by index:
@@ -57,7 +66,8 @@ func Keys(sc model.Scenario) []Key {
 			return
 		}
 		unit, text := rangeText(ranges[path])
-		out = append(out, Key{Path: path, Value: format(v), Unit: unit, Range: text, Doc: keyDoc(path, f, v)})
+		out = append(out, Key{Path: path, Value: format(v), Unit: unit, Range: text, Doc: keyDoc(path, f, v),
+			Type: keyType(v, ranges[path]), Choices: choices(path, f), Ranges: ranges[path]})
 	}
 	walk(reflect.ValueOf(sc), reflect.StructField{}, "")
 	return out
@@ -79,6 +89,39 @@ func keyDoc(path string, f reflect.StructField, v reflect.Value) string {
 	return doc
 }
 
+// keyType is what a key holding v takes: duration, bool, text, whole (an
+// integer, or a number its ranges declare whole) or number.
+func keyType(v reflect.Value, rs []model.KeyRange) string {
+	switch {
+	case v.Type() == durationType:
+		return "duration"
+	case v.Kind() == reflect.Bool:
+		return "bool"
+	case v.Kind() == reflect.String:
+		return "text"
+	case v.CanInt() || v.CanUint():
+		return "whole"
+	}
+	for _, r := range rs {
+		if !r.Whole {
+			return "number"
+		}
+	}
+	if len(rs) > 0 {
+		return "whole"
+	}
+	return "number"
+}
+
+// choices are the words the key at path, of field f, takes: its family's
+// kinds from their registry, or the field's oneof list.
+func choices(path string, f reflect.StructField) []string {
+	if fam, ok := model.FamilyOf(path); ok {
+		return fam.Values()
+	}
+	return model.Choices(f)
+}
+
 // familyDoc is the meaning of a key that picks a kind of fam: every kind,
 // each with its doc, from the registry.
 func familyDoc(fam model.Family) string {
@@ -94,20 +137,11 @@ func familyDoc(fam model.Family) string {
 // for every kind's parameters, their meaning and default given per kind
 // where kinds differ.
 func Reference() []Key {
-	sc := model.Default()
-	sc.Fault = []model.Fault{model.DefaultFault()}
-	sc.Change = []model.Change{{}}
-	sc.Shape = []model.Point{{}} // no shape by default; its entries' keys still are keys
+	sc := referenceScenario()
 	var out []Key
 	seen := map[string]int{}
 	add := func(k Key) {
-		segs := strings.Split(k.Path, ".")
-		for i, s := range segs {
-			if _, err := strconv.Atoi(s); err == nil {
-				segs[i] = "N"
-			}
-		}
-		k.Path = strings.Join(segs, ".")
+		k.Path = pattern(k.Path)
 		if fam, ok := model.FamilyOf(k.Path); ok {
 			k.Doc = familyDoc(fam)
 		}
@@ -165,6 +199,12 @@ func merge(a, b Key) Key {
 	if !strings.Contains(a.Value, b.Value) {
 		a.Value += ", " + b.Value
 	}
+	a.Ranges = slices.Clip(a.Ranges)
+	for _, r := range b.Ranges {
+		if !slices.Contains(a.Ranges, r) {
+			a.Ranges = append(a.Ranges, r)
+		}
+	}
 	return a
 }
 
@@ -177,28 +217,22 @@ type kindVariant struct {
 }
 
 // kindVariants is the default scenario once for each kind with parameters
-// of each table with a kind: its budget, its first layer's breaker.
+// of each family whose table's kind owns its keys (its budget, its first
+// layer's breaker).
 func kindVariants(base model.Scenario) []kindVariant {
 	var out []kindVariant
-	tables := []struct {
-		path string
-		kt   func(sc *model.Scenario) model.KindTable
-	}{
-		{"layer.0.breaker", func(sc *model.Scenario) model.KindTable { return &sc.Layer[0].Breaker }},
-		{"budget", func(sc *model.Scenario) model.KindTable { return &sc.Budget }},
-	}
-	for _, t := range tables {
-		for _, k := range t.kt(&base).TableKinds() {
+	for _, fam := range model.Families() {
+		table := concrete(Table(fam))
+		for _, k := range fam.Kinds {
 			if k.Params == nil {
 				continue
 			}
-			sc := base
-			sc.Layer = slices.Clone(base.Layer)
-			kt := t.kt(&sc)
-			if err := kt.SetTableKind(k.Name); err != nil {
+			sc := Clone(base)
+			kt, ok := kindTableAt(&sc, table)
+			if !ok || kt.SetTableKind(k.Name) != nil {
 				continue
 			}
-			out = append(out, kindVariant{sc: sc, table: t.path, kind: k.Name, shared: fieldKeys(reflect.TypeOf(kt).Elem())})
+			out = append(out, kindVariant{sc: sc, table: table, kind: k.Name, shared: fieldKeys(reflect.TypeOf(kt).Elem())})
 		}
 	}
 	return out

@@ -16,6 +16,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /{$}", s.page)
 	m.Handle("GET /assets/", assetHandler())
 	m.HandleFunc("GET /api/experiments", s.listExperiments)
+	m.HandleFunc("GET /api/schema", s.getSchema)
 	m.HandleFunc("POST /api/runs", s.createRun)
 	m.HandleFunc("GET /api/runs/{id}/events", s.withRun(s.events))
 	m.HandleFunc("POST /api/runs/{id}/control", s.withRun(s.controlRun))

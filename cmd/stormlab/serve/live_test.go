@@ -2,9 +2,15 @@ package serve
 
 import (
 	"context"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -28,18 +34,6 @@ func TestInterventionsLeaveThePastAlone(t *testing.T) {
 		fault("outage", 3, 0, 1), fault("outage", 1, 0, 1), fault("degradation", 5, 30, 1),
 		fault("slowdown", 5, 0, 4), fault("spike", 5, 0, 2),
 		change(map[string]any{"layer.*.attempts": int64(3)}),
-		change(map[string]any{"layer.0.backoff.kind": "exponential", "layer.0.backoff.base": "250ms", "layer.0.backoff.cap": "2s", "layer.0.backoff.jitter": "full"}),
-		change(map[string]any{"layer.*.backoff.kind": "constant", "layer.*.backoff.base": "100ms", "layer.*.backoff.jitter": "decorrelated"}),
-		change(map[string]any{"budget.kind": "token_bucket", "budget.ratio": 0.1, "budget.max_tokens": int64(10), "budget.scope": "client"}),
-		change(map[string]any{"budget.kind": "per_tick", "budget.ratio": 0.1}),
-		change(map[string]any{"budget.kind": "ratio", "budget.ratio": 0.1}),
-		change(map[string]any{"budget.kind": "grpc", "budget.max_tokens": int64(10), "budget.token_ratio": 0.1}),
-		change(map[string]any{"budget.kind": "finagle"}),
-		change(map[string]any{"budget.kind": "envoy"}),
-		change(map[string]any{"budget.kind": "aws"}),
-		change(map[string]any{"budget.kind": "adaptive"}),
-		change(map[string]any{"layer.0.breaker.kind": "consecutive", "layer.0.breaker.threshold": int64(5), "layer.0.breaker.open": "5s"}),
-		change(map[string]any{"layer.*.breaker.kind": "ratio"}),
 		change(map[string]any{"deadline": "2s"}),
 		change(map[string]any{"dependency.drop_expired": false}),
 		change(map[string]any{"load": 50.5}),
@@ -60,10 +54,18 @@ func TestInterventionsLeaveThePastAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Every kind of every family the form offers, from the registries.
+		kinds := slices.Clone(all)
+		modelled := map[string]model.EngineSet{}
+		for _, kc := range formKindChanges(t, l.base.Tick) {
+			st := change(kc.set)
+			modelled[st.Label] = kc.engines
+			kinds = append(kinds, st)
+		}
 		// The first change lands at the run's first tick; a change after
 		// it at once, and a fault at the start, leave nothing before.
 		first := change(map[string]any{"dependency.capacity": int64(70)})
-		for _, st := range append([]intervention{first}, all...) {
+		for _, st := range append([]intervention{first}, kinds...) {
 			st.Row = at
 			if st.Fault != nil {
 				f := *st.Fault
@@ -72,8 +74,10 @@ func TestInterventionsLeaveThePastAlone(t *testing.T) {
 			}
 			steps := []intervention{st}
 			if _, err := l.parse(rows, steps); err != nil {
-				// Some changes do not apply to every engine (a queue
-				// engine keeps its timeout); they are refused, not run.
+				// A kind the engine does not model is refused, not run.
+				if e, ok := modelled[st.Label]; ok && e.Has(l.base.Engine) {
+					t.Errorf("%s: %s: refused, though the %s engine models it: %v", name, st.Label, l.base.Engine, err)
+				}
 				t.Logf("%s: %s: refused: %v", name, st.Label, err)
 				continue
 			}
@@ -94,4 +98,86 @@ func TestInterventionsLeaveThePastAlone(t *testing.T) {
 			}
 		}
 	}
+}
+
+// kindChange is a change the policy form can make: a family's key set to
+// one of its kinds, with the kind's keys, and the engines that model it.
+type kindChange struct {
+	set     map[string]any
+	engines model.EngineSet
+}
+
+// formKindChanges is every kind of every family the page's form offers
+// (the data-family places in index.html), as a change with the kind's keys
+// at their defaults, or at the bottom of their range (a duration at least
+// a tick) where a default is outside it; a layer's keys on the first layer
+// for one kind, on every layer for the next.
+func formKindChanges(t *testing.T, tick model.Duration) []kindChange {
+	page, err := os.ReadFile("assets/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []kindChange
+	for _, m := range regexp.MustCompile(`data-family="([^"]+)"`).FindAllStringSubmatch(string(page), -1) {
+		fam, ok := model.FamilyOf(m[1])
+		if !ok {
+			t.Fatalf("the form offers %s, which picks no registered kind", m[1])
+		}
+		table := sweep.Table(fam)
+		for i, k := range sweep.KindsOf(fam) {
+			layer := []string{"layer.0.", "layer.*."}[i%2]
+			set := map[string]any{strings.Replace(fam.Key, "layer.N.", layer, 1): k.Name}
+			for _, key := range k.Keys {
+				set[strings.Replace(table+"."+key.Path, "layer.N.", layer, 1)] = formValue(t, key, tick)
+			}
+			out = append(out, kindChange{set: set, engines: k.Engines})
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("the form offers no family of kinds")
+	}
+	return out
+}
+
+// formValue is a key's default as the form sends it, or the bottom of its
+// range (a duration at least tick) where the default is outside it.
+func formValue(t *testing.T, k sweep.Key, tick model.Duration) any {
+	switch k.Type {
+	case "text":
+		v, err := strconv.Unquote(k.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	case "bool":
+		return k.Value == "true"
+	}
+	var x float64
+	if k.Type == "duration" {
+		d, err := time.ParseDuration(k.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x = d.Seconds()
+	} else {
+		var err error
+		if x, err = strconv.ParseFloat(k.Value, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range k.Ranges {
+		if x < r.Min {
+			x = r.Min
+			if k.Type == "duration" {
+				x = max(x, tick.Seconds())
+			}
+		}
+	}
+	switch k.Type {
+	case "duration":
+		return model.Seconds(x).String()
+	case "whole":
+		return int64(x)
+	}
+	return x
 }

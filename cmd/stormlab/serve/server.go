@@ -71,6 +71,7 @@ type Server struct {
 	stop     context.CancelFunc
 	diagrams chan struct{} // one phase diagram at a time
 	mux      *http.ServeMux
+	schema   schema // the policy form's fields, from the model's registries
 	// At full speed, batch rows go out every frame (maxBatch and frame;
 	// the benchmark streams a row at a time, as at 10×, with no pause).
 	batch int
@@ -90,7 +91,7 @@ func New(opt Options) (*Server, error) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{opt: opt, cat: cat, ctx: ctx, stop: stop, diagrams: make(chan struct{}, 1), runs: map[string]*run{},
-		batch: maxBatch, frame: frame}
+		batch: maxBatch, frame: frame, schema: newSchema()}
 	s.routes()
 	go s.reap()
 	return s, nil

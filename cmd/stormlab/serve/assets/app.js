@@ -17,6 +17,7 @@ const S = {
   aroundChart: null,
   experiments: [],
   dirty: false,     // the policy form holds edits not yet applied
+  families: {},     // the schema's families the form offers, by key
 };
 window.stormlab = S;
 
@@ -388,48 +389,151 @@ function fillForm() {
     const v = nowValue(fieldPath(el));
     if (el.type === 'checkbox') el.checked = !!v;
     else el.value = v === undefined ? '' : String(v);
+    if (el.dataset.family) el.dataset.prev = el.value;
+    el.dataset.needed = '';
   }
   showFields();
 }
 
-// showFields shows the keys the chosen kinds of backoff, breaker and
-// budget take.
+// ---- the policy form, built from the schema the server derives from the
+// model's registries: each family's select lists its kinds, and each kind's
+// keys are fields shown while it is picked.
+
+// formKey is the key a field of the form edits: a layer's keys without
+// their "layer.N." (the layer select adds it).
+function formKey(path) { return path.startsWith('layer.N.') ? path.slice('layer.N.'.length) : path; }
+
+// shape gives el the type, range and meaning of its key.
+function shape(el, key) {
+  if (!key) return;
+  el.title = key.doc + (key.unit ? ` (${key.unit})` : '');
+  if (el.tagName === 'SELECT') return;
+  switch (key.type) {
+    case 'bool': el.type = 'checkbox'; return;
+    case 'duration': el.type = 'text'; el.dataset.type = 'duration'; el.placeholder = 'e.g. 250ms'; return;
+    case 'number': case 'whole':
+      el.type = 'number';
+      el.step = key.type === 'whole' ? '1' : 'any';
+      if (key.min !== undefined) el.min = String(key.min);
+      if (key.max !== undefined) el.max = String(key.max);
+      return;
+    default: el.type = 'text';
+  }
+}
+
+function fieldFor(key, path) {
+  let el;
+  if (key.choices && key.choices.length) {
+    el = document.createElement('select');
+    for (const c of key.choices) el.append(new Option(c, c));
+  } else {
+    el = document.createElement('input');
+  }
+  el.dataset.key = formKey(path);
+  if (path.startsWith('layer.N.')) el.setAttribute('data-layer', '');
+  shape(el, key);
+  return el;
+}
+
+function labelled(text, el) {
+  const label = document.createElement('label');
+  if (el.type === 'checkbox') {
+    label.className = 'check';
+    label.append(el, ' ' + text);
+  } else {
+    label.append(text + ' ', el);
+  }
+  return label;
+}
+
+// buildForm fills each family's place in the form and shapes every other
+// field by its key.
+function buildForm(schema) {
+  S.families = {};
+  for (const box of document.querySelectorAll('#policy-form [data-family]')) {
+    const fam = schema.families.find((f) => f.key === box.dataset.family);
+    if (!fam) continue;
+    S.families[fam.key] = fam;
+    const sel = fieldFor({ doc: `the ${fam.name}`, choices: fam.kinds.filter((k) => !k.picked_by).map((k) => k.name) }, fam.key);
+    sel.dataset.family = fam.key;
+    for (const o of sel.options) o.title = fam.kinds.find((k) => k.name === o.value).doc;
+    box.append(labelled(box.dataset.label, sel));
+    const made = {};
+    for (const kind of fam.kinds) {
+      for (const key of kind.keys || []) {
+        const path = fam.table ? `${fam.table}.${key.key}` : key.key;
+        if (!made[path]) {
+          const label = labelled(key.key.replaceAll('_', ' ').replaceAll('.', ' '), fieldFor(key, path));
+          label.dataset.familyOf = fam.key;
+          label.dataset.kinds = '';
+          box.append(label);
+          made[path] = label;
+        }
+        made[path].dataset.kinds = (made[path].dataset.kinds + ' ' + kind.name).trim();
+      }
+    }
+  }
+  const byKey = Object.fromEntries(schema.keys.map((k) => [k.key, k]));
+  for (const el of document.querySelectorAll('#policy-form [data-key]')) {
+    if (el.dataset.family || el.closest('[data-family-of]')) continue;
+    shape(el, byKey[el.hasAttribute('data-layer') ? `layer.N.${el.dataset.key}` : el.dataset.key]);
+  }
+}
+
+function kindOf(fam, name) { return fam.kinds.find((k) => k.name === name); }
+
+// showFields shows the keys of the kinds picked, and greys out the kinds
+// the run's engine does not model.
 function showFields() {
-  const kinds = {
-    backoff: document.querySelector('[data-key="backoff.kind"]').value,
-    breaker: document.querySelector('[data-key="breaker.kind"]').value,
-    budget: document.querySelector('[data-key="budget.kind"]').value,
-  };
-  for (const [what, kind] of Object.entries(kinds)) {
-    for (const el of document.querySelectorAll(`[data-${what}]`)) {
-      if (el.tagName === 'LABEL') el.hidden = !el.dataset[what].split(' ').includes(kind);
+  const engine = S.state && S.state.engine;
+  for (const sel of document.querySelectorAll('#policy-form select[data-family]')) {
+    const fam = S.families[sel.dataset.family];
+    for (const o of sel.options) {
+      const k = kindOf(fam, o.value);
+      o.disabled = !!engine && !k.engines.includes(engine);
+      o.textContent = o.disabled ? `${k.name} (${k.engines.join(', ')} engine)` : k.name;
+    }
+    for (const label of document.querySelectorAll(`[data-family-of="${sel.dataset.family}"]`)) {
+      label.hidden = !label.dataset.kinds.split(' ').includes(sel.value);
+      const f = label.querySelector('[data-key]');
+      f.required = !label.hidden && f.dataset.needed === 'yes';
     }
   }
 }
 
-// suggestions fill keys a kind needs that are still 0 with the FIG. 1
-// article's values, so that picking a kind gives a working policy.
-const suggestions = {
-  'budget.kind': {
-    token_bucket: { 'budget.ratio': 0.1, 'budget.max_tokens': 10 },
-    grpc: { 'budget.max_tokens': 10, 'budget.token_ratio': 0.1 },
-    per_tick: { 'budget.ratio': 0.1 },
-    ratio: { 'budget.ratio': 0.1 },
-  },
-  'backoff.kind': {
-    constant: { 'backoff.base': '250ms' },
-    exponential: { 'backoff.base': '250ms', 'backoff.cap': '2s' },
-  },
-};
-
-function suggest(el) {
-  const s = (suggestions[el.dataset.key] || {})[el.value];
-  if (!s) return;
-  for (const [key, v] of Object.entries(s)) {
-    const f = document.querySelector(`#policy-form [data-key="${key}"]`);
-    const cur = f.value.trim();
-    if (cur === '' || cur === '0' || cur === '0s') f.value = String(v);
+// suggest fills the keys a newly picked kind has that the kind before it
+// lacked with the kind's defaults, so that picking a kind gives the policy
+// the model's registry describes; keys both kinds read keep their values.
+function suggest(sel) {
+  const fam = S.families[sel.dataset.family];
+  if (!fam) return;
+  const kind = kindOf(fam, sel.value);
+  const before = kindOf(fam, sel.dataset.prev || '');
+  sel.dataset.prev = sel.value;
+  for (const key of kind.keys || []) {
+    if (before && (before.keys || []).some((k) => k.key === key.key)) continue;
+    const path = fam.table ? `${fam.table}.${key.key}` : key.key;
+    const f = document.querySelector(`#policy-form [data-key="${formKey(path)}"]`);
+    if (f.type === 'checkbox') {
+      f.checked = key.default === 'true';
+      continue;
+    }
+    // A default this kind does not take (a backoff's base of 0s) is left
+    // for the reader to give: the field is required, its range shown.
+    const x = key.type === 'duration' ? seconds(key.default) : Number(key.default);
+    const outside = (key.min !== undefined && x < key.min) || (key.max !== undefined && x > key.max);
+    f.value = outside ? '' : key.default;
+    f.dataset.needed = outside ? 'yes' : '';
+    f.placeholder = outside ? key.range : f.placeholder;
   }
+}
+
+// seconds reads a duration as the model writes it ("1m30s", "250ms").
+function seconds(text) {
+  const unit = { h: 3600, m: 60, s: 1, ms: 1e-3, 'µs': 1e-6, us: 1e-6, ns: 1e-9 };
+  let total = 0;
+  for (const [, n, u] of text.matchAll(/([0-9.]+)(h|ms|m|s|µs|us|ns)/g)) total += Number(n) * unit[u];
+  return total;
 }
 
 function fieldValue(el) {
@@ -600,6 +704,7 @@ function exportLinks() {
 async function init() {
   try {
     S.experiments = await api('GET', '/api/experiments');
+    buildForm(await api('GET', '/api/schema'));
   } catch (e) {
     problem(e.message);
     return;

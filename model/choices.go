@@ -1,0 +1,58 @@
+package model
+
+import (
+	"reflect"
+	"strings"
+)
+
+// A key that takes one of a few words (budget.scope, breaker.placement, a
+// ratio budget's count) declares them in its field's oneof tag, comma
+// separated: `oneof:"chain,layer,client,dependency"`. A leading comma lets
+// the key be empty, which stands for the default its doc names
+// (`oneof:",sent,granted"`). Validate refuses any other value, naming the
+// ones allowed; the key reference and the explorer's form take the list from
+// the same tag. A key that picks a kind of a family (budget.kind) has no
+// tag: its registry is the list.
+
+// Choices returns the words a string field's oneof tag allows (the empty
+// one, when allowed, left out), and nil for a field without one.
+func Choices(f reflect.StructField) []string {
+	tag, ok := f.Tag.Lookup("oneof")
+	if !ok {
+		return nil
+	}
+	return strings.Split(strings.TrimPrefix(tag, ","), ",")
+}
+
+// checkChoices refuses the first key of s whose value its oneof tag does
+// not allow.
+func (s *Scenario) checkChoices() *FieldError {
+	return s.eachTable(func(table reflect.Value, at []int, _ string) *FieldError { return choiceIn(table, at) })
+}
+
+// choiceIn refuses the first string field of the table v (a struct,
+// reached by the field indexes at) whose value its oneof tag does not allow.
+func choiceIn(v reflect.Value, at []int) *FieldError {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, ok := f.Tag.Lookup("oneof")
+		if !ok || f.Type.Kind() != reflect.String {
+			continue
+		}
+		got := v.Field(i).String()
+		if got == "" && strings.HasPrefix(tag, ",") {
+			continue
+		}
+		allowed := Choices(f)
+		found := false
+		for _, a := range allowed {
+			found = found || a == got
+		}
+		if !found {
+			key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			return oneOf(keyPath(at, key), got, allowed...)
+		}
+	}
+	return nil
+}
