@@ -87,10 +87,13 @@ func kindNames() []string {
 
 // Axes writes the roles a kind takes for a list of kinds: "x (numeric), y
 // (numeric); optional: panel", or "no axes".
-func (k Kind) Axes() string {
+func (k Kind) Axes() string { return k.axes(func(key string) string { return key }) }
+
+// axes is Axes with each key written by quote.
+func (k Kind) axes(quote func(key string) string) string {
 	var need, may []string
 	for _, r := range k.Roles {
-		s := r.Key
+		s := quote(r.Key)
 		if r.Numeric {
 			s += " (numeric)"
 		}
