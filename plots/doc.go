@@ -49,10 +49,10 @@
 //
 // Each kind is a type in a file of its own that draws (phase.go), beside a
 // file of what it says, its title, caption and findings (phase_text.go).
-// The regions figure of a boundary search (regions.go) is drawn from a
-// [tipping] section rather than a [[figure]]. outcome.go holds the verdicts
-// in words and colours, one place for "stuck", "still draining", "not
-// judged" and "aborted".
+// The regions figure of a boundary search (regions.go) is drawn from the
+// experiment's searches rather than a [[figure]]. outcome.go holds the
+// verdicts in words and colours, one place for "stuck", "still draining",
+// "not judged" and "aborted".
 //
 // # Axes
 //

@@ -23,8 +23,8 @@ import (
 // through the estimates, with its 95% interval for a stochastic engine,
 // and the rule of thumb for naive retries is dashed beside it where it
 // applies (an outage's length against the load, or the load against an
-// outage's length). It is drawn from a [tipping] section, not a [[figure]]
-// (Tipping); its caption is in regions_text.go.
+// outage's length). It is drawn from the experiment's boundary searches,
+// not a [[figure]] (Tipping); its caption is in regions_text.go.
 type regions struct {
 	t    *spec.Tipping
 	tab  *Table         // a row per search: the cell it started from
