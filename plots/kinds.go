@@ -46,8 +46,11 @@ type kind interface {
 // them. The package documentation's list, spec.Figure.Kind's doc, the
 // check of kind = "..." in experiment files (Check) and the README's list
 // are derived from it, and a test fails when one of them disagrees. A new
-// kind is a file of its own (its type, implementing kind) and one entry
-// here.
+// kind is a file that draws (its type, implementing kind), a file of what
+// it says (<kind>_text.go), one entry here, and a table of numbers in
+// kinds_example_test.go for its example and golden image (a test fails
+// without one); go test ./plots -run 'TestKindLists|TestGoldenImages'
+// -update then writes the lists and the image.
 func Kinds() []Kind {
 	x, y := Role{Key: "x", Required: true, Numeric: true}, Role{Key: "y", Required: true, Numeric: true}
 	return []Kind{
