@@ -31,4 +31,5 @@ require (
 	github.com/vbauerster/cupwriter v0.0.5 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )

@@ -124,6 +124,14 @@ const (
 	EngineStochastic                   // seeded groups of requests
 )
 
+// String is the engine's name as a file writes it: queue, stochastic.
+func (e EngineKind) String() string {
+	if e == EngineStochastic {
+		return "stochastic"
+	}
+	return "queue"
+}
+
 // ArrivalKind is how new requests arrive.
 type ArrivalKind uint8
 

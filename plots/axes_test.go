@@ -270,7 +270,8 @@ func TestFacts(t *testing.T) {
 	}
 	open := func(sc *model.Scenario) { sc.Load = 40 }
 	closed := func(sc *model.Scenario) {
-		sc.Arrivals, sc.Load, sc.Clients, sc.Think = "closed", 0, 50, model.Duration(1250e6)
+		// The think time the run pauses: five ticks of 250 ms.
+		sc.Arrivals, sc.Load, sc.Clients, sc.Think, sc.Tick = "closed", 0, 50, model.Duration(1250e6), model.Duration(250e6)
 	}
 	burst := func(sc *model.Scenario) { sc.Arrivals, sc.Clients = "burst", 50 }
 	find := func(fs []string, prefix string) string {
@@ -290,7 +291,7 @@ func TestFacts(t *testing.T) {
 		{[]sweep.Cell{cell(open), cell(closed)}, "load 40 requests/s (open) or 50 clients thinking 1.25s (closed)"},
 		{[]sweep.Cell{cell(burst)}, "a burst of 50 requests at the start"},
 	} {
-		fs := facts(c.cells)
+		fs := facts(rowsOf(c.cells, nil))
 		if got := fs[2]; got != c.want {
 			t.Errorf("arrivals: %q, want %q", got, c.want)
 		}
@@ -318,8 +319,8 @@ func TestFacts(t *testing.T) {
 		{[]sweep.Cell{outage, degradation}, "outage at 5s for 1s or degradation to 100 calls/s at 5s for 10s"},
 		{[]sweep.Cell{none, outage, degradation, outage30}, "no fault, outage at 5s for 1s or 30s, or degradation to 100 calls/s at 5s for 10s"},
 	} {
-		if got := find(facts(c.cells), c.want); got != c.want {
-			t.Errorf("faults: %q, want %q", facts(c.cells), c.want)
+		if got := find(facts(rowsOf(c.cells, nil)), c.want); got != c.want {
+			t.Errorf("faults: %q, want %q", facts(rowsOf(c.cells, nil)), c.want)
 		}
 	}
 }

@@ -16,12 +16,6 @@ import (
 // between the 10th and the 90th percentile of the replicates, drawn under
 // the line of their mean.
 
-// banded is a kind of figure that can draw replicated cells as a mean with
-// a band (spec.Figure.Band).
-type banded interface{ bands() }
-
-func (series) bands() {}
-
 // band is the area between two curves with the same x values.
 type band struct {
 	lo, hi plotter.XYs
@@ -105,23 +99,12 @@ func peak(xys plotter.XYs) float64 {
 
 // bandCaption says what the lines and bands of replicated cells are: "Lines:
 // the mean of 20 replicates per cell; bands: their 10th–90th percentile."
-func bandCaption(results []model.Result, idx []int) string {
+func bandCaption(rows []Row, idx []int) string {
 	var ns []choice
 	for _, i := range idx {
-		if b := results[i].Band; b != nil {
+		if b := rows[i].Result.Band; b != nil {
 			ns = append(ns, choice{float64(b.Replicates), strconv.Itoa(b.Replicates)})
 		}
 	}
 	return "Lines: the mean of " + choices(ns) + " replicates per cell; bands: their 10th–90th percentile, second by second."
-}
-
-// bandKinds names the kinds of figure that draw bands.
-func bandKinds() []string {
-	var out []string
-	for _, k := range kinds() {
-		if _, ok := k.(banded); ok {
-			out = append(out, k.name())
-		}
-	}
-	return out
 }

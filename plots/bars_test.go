@@ -46,7 +46,7 @@ func barsFigure(metric string) string {
 // chartOf groups the results into bars for the experiment's first figure.
 func chartOf(t *testing.T, e *experiments.Experiment, cells []sweep.Cell, res []model.Result) *barChart {
 	t.Helper()
-	ch, err := newBarChart(&data{g: e.Grid, cells: cells, results: res}, &e.Figures[0])
+	ch, err := newBarChart(tableOf(e.Grid, cells, res), &e.Figures[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,8 +257,7 @@ func TestBarsExtraCells(t *testing.T) {
 	if n := len(ch.panels[0]); n != 7 {
 		t.Errorf("%d bars, want 7", n)
 	}
-	d := &data{g: e.Grid, cells: cells, results: res}
-	fig, err := bars{}.draw(d, &e.Figures[0])
+	fig, err := bars{}.draw(tableOf(e.Grid, cells, res), &e.Figures[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +271,7 @@ func TestBarsExtraCells(t *testing.T) {
 	dup.Params = append(slices.Clone(dup.Params), sweep.Param{Axis: "load", Value: sweep.Value{Text: "90"}})
 	cells[1].Params = append(slices.Clone(cells[1].Params), sweep.Param{Axis: "load", Value: sweep.Value{Text: "70"}})
 	cells[0].Params = append(slices.Clone(cells[0].Params), sweep.Param{Axis: "load", Value: sweep.Value{Text: "70"}})
-	_, err = newBarChart(&data{g: e.Grid, cells: append(cells, dup), results: append(res, res[0])}, &e.Figures[0])
+	_, err = newBarChart(tableOf(e.Grid, append(cells, dup), append(res, res[0])), &e.Figures[0])
 	if err == nil || !strings.Contains(err.Error(), "load (70 and 90)") {
 		t.Errorf("got %v, want an error naming load (70 and 90)", err)
 	}
@@ -339,7 +338,7 @@ func TestValueText(t *testing.T) {
 func TestCategoryTicks(t *testing.T) {
 	o := axisOrder{name: "policy"}
 	for _, n := range []string{"no retries", "gateway only (3)", "three layers (3x3x3) + 10% per-tick budget"} {
-		o.values = append(o.values, sweep.Value{Text: n})
+		o.values = append(o.values, Value{Text: n})
 	}
 	w := 1.3 * vg.Inch
 	ticks, sty, lines := categoryTicks(o, w)
@@ -353,7 +352,7 @@ func TestCategoryTicks(t *testing.T) {
 			}
 		}
 	}
-	o.values = append(o.values, sweep.Value{Text: "a-single-word-far-wider-than-its-category"})
+	o.values = append(o.values, Value{Text: "a-single-word-far-wider-than-its-category"})
 	if _, sty, _ := categoryTicks(o, w); sty.Rotation == 0 {
 		t.Error("a word wider than the category did not rotate the names")
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -13,7 +11,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/stormlab/stormlab/experiments/spec"
-	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -25,15 +22,8 @@ import (
 // the mean over the replicates that collapsed with a whisker from the 10th
 // to the 90th percentile of their times. Right: the share of replicates
 // that collapsed within the run, and the share still unhealthy at its end.
+// Its title, caption and findings are in collapse_text.go.
 type collapse struct{}
-
-func (collapse) name() string { return "collapse" }
-
-func (collapse) roles() []role {
-	return []role{{key: "x", required: true, numeric: true}, {key: "line"}}
-}
-
-func (collapse) cells(g *sweep.Grid) []sweep.Cell { return g.Product() }
 
 func (collapse) defaultName(f *spec.Figure) string { return joinNonEmpty("collapse", f.X) }
 
@@ -62,8 +52,8 @@ type collapsePoint struct {
 }
 
 // collapseLines reads the figure's cells into points per line, in x order.
-func (d *data) collapseLines(f *spec.Figure) (xo, lo axisOrder, pts [][]*collapsePoint, err error) {
-	o, err := d.orders(f.X, f.Line)
+func (t *Table) collapseLines(f *spec.Figure) (xo, lo axisOrder, pts [][]*collapsePoint, err error) {
+	o, err := t.orders(f.X, f.Line)
 	if err != nil {
 		return xo, lo, nil, err
 	}
@@ -75,9 +65,9 @@ func (d *data) collapseLines(f *spec.Figure) (xo, lo axisOrder, pts [][]*collaps
 	for l := range pts {
 		pts[l] = make([]*collapsePoint, len(xo.values))
 	}
-	for i := range d.cells {
-		c, r := &d.cells[i], &d.results[i]
-		runS := c.Scenario.Duration.Seconds()
+	for i := range t.Rows {
+		c, r := &t.Rows[i], &t.Rows[i].Result
+		runS := c.Facts.Run.Seconds()
 		p := &collapsePoint{x: xo.values[xo.of(c)].Num, mean: r.CollapseS, p10: r.Spread.CollapseP10, p90: r.Spread.CollapseP90,
 			est: mttc(r, runS), collapsed: r.Spread.Collapsed, stuck: 1 - r.RecoveredShare, n: r.Replicates, runS: runS}
 		if r.Replicates == 1 {
@@ -91,12 +81,12 @@ func (d *data) collapseLines(f *spec.Figure) (xo, lo axisOrder, pts [][]*collaps
 	return xo, lo, pts, nil
 }
 
-func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
-	xo, lo, pts, err := d.collapseLines(f)
+func (collapse) draw(t *Table, f *spec.Figure) (figure, error) {
+	xo, lo, pts, err := t.collapseLines(f)
 	if err != nil {
 		return figure{}, err
 	}
-	if err := d.checkAxes("collapse", f.X, f.Line); err != nil {
+	if err := t.checkAxes("collapse", f.X, f.Line); err != nil {
 		return figure{}, err
 	}
 	// The log scale spans every time drawn, whole decades.
@@ -122,17 +112,9 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 	if yhi <= ylo {
 		yhi = ylo + 1
 	}
-	title := f.Title
-	if title == "" {
-		title = capitalize("time to collapse against " + axisName(f.X))
-	}
-	fs := facts(d.cells)
-	more := "Left, log scale: seconds from the start until the system first turned unhealthy, without any fault — the mean time to collapse estimated from every replicate, those that never collapsed counted as healthy for the whole run (time healthy ÷ collapses; line and dots), " +
-		"and the mean over the replicates that collapsed (rings) with their 10th to 90th percentile (whiskers). " +
-		"Right: the share of replicates that collapsed within the run (solid) and the share unhealthy at its end (dotted)."
-	if f.Line != "" {
-		more = "One colour per " + axisName(f.Line) + ". " + more
-	}
+	title := collapseTitle(f)
+	fs := facts(t.Rows)
+	more := collapseCaption(f)
 	drawFn := func(c draw.Canvas) {
 		body := header(c, title, subtitle(fs))
 		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
@@ -145,7 +127,7 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 		pad := 0.04 * (xs[len(xs)-1] - xs[0])
 		for _, p := range []*plot.Plot{tp, sp} {
 			p.X.Min, p.X.Max = xs[0]-pad, xs[len(xs)-1]+pad
-			p.X.Label.Text = d.axisLabel(f.X)
+			p.X.Label.Text = t.axisLabel(f.X)
 			p.Add(plotter.NewGrid())
 			if t := valueTicks(xo); t != nil {
 				p.X.Tick.Marker = t
@@ -201,73 +183,11 @@ func (collapse) draw(d *data, f *spec.Figure) (figure, error) {
 			entry{text: "mean time to collapse, every replicate (time healthy ÷ collapses)", thumbs: []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: vg.Points(lineWidth)}}, glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}}},
 			entry{text: "mean of the replicates that collapsed, and their 10th–90th percentile", thumbs: []plot.Thumbnailer{glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(5), Shape: draw.RingGlyph{}}}}},
 			entry{text: "share unhealthy at the end of the run", thumbs: []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: vg.Points(lineWidth), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}}}})
-		title := d.axisLabel(f.Line)
+		title := t.axisLabel(f.Line)
 		if f.Line == "" {
 			title = ""
 		}
 		drawLegend(right, title, entries)
 	}
 	return figure{title: title, caption: caption(fs, more), draw: drawFn}, nil
-}
-
-// findings say, per line, how the mean time to collapse falls along the x
-// axis, with a table of every value that saw a collapse, and where no
-// replicate collapsed.
-func (collapse) findings(d *data, f *spec.Figure) []string {
-	_, lo, pts, err := d.collapseLines(f)
-	if err != nil {
-		return nil
-	}
-	var out, calm []string
-	var calmX []float64
-	for l, line := range pts {
-		name, who := "the system", "The system"
-		if f.Line != "" {
-			name = lo.values[l].Text
-			who = "With " + name + ", the system"
-		}
-		var some []*collapsePoint
-		var never []float64
-		for _, p := range line {
-			switch {
-			case p == nil:
-			case math.IsNaN(p.mean):
-				never = append(never, p.x)
-			default:
-				some = append(some, p)
-			}
-		}
-		if len(some) == 0 {
-			calm = append(calm, name)
-			calmX = append(calmX, never...)
-			continue
-		}
-		a, b := some[0], some[len(some)-1]
-		s := who + " collapses without any fault"
-		if len(some) > 1 && b.est < a.est {
-			s += fmt.Sprintf(": its mean time to collapse falls from about %s s at %s %s to %s s at %s %s, %s-fold shorter",
-				Number(math.Round(a.est)), f.X, d.text(f.X, a.x), Number(math.Round(b.est)), f.X, d.text(f.X, b.x), Number(math.Round(a.est/b.est)))
-		}
-		if len(never) > 0 {
-			s += fmt.Sprintf("; no replicate collapsed at %s %s", f.X, d.spans(f.X, never))
-		}
-		s += ". The mean time to collapse counts every replicate, the time they ran healthy ÷ their collapses (the estimate for a constant risk of collapse); where few collapsed it rests on few events."
-		rows := []string{fmt.Sprintf("| %s | collapsed within the run | mean time to collapse of those (s) | 10th–90th percentile (s) | mean time to collapse, every replicate (s) |", f.X), "|---|---|---|---|---|"}
-		for _, p := range some {
-			k := int(math.Round(p.collapsed * float64(p.n)))
-			rows = append(rows, fmt.Sprintf("| %s | %d of %d | %s | %s–%s | %s |", d.text(f.X, p.x), k, p.n,
-				Number(math.Round(p.mean)), Number(math.Round(p.p10)), Number(math.Round(p.p90)), Number(math.Round(p.est))))
-		}
-		out = append(out, s, strings.Join(rows, "\n"))
-	}
-	if len(calm) > 0 {
-		slices.Sort(calmX)
-		calmX = slices.Compact(calmX)
-		who := "With " + strings.Join(calm, " and with ") + ", no"
-		if f.Line == "" {
-			who = "No"
-		}
-		out = append(out, fmt.Sprintf("%s replicate collapsed at %s %s.", who, f.X, d.spans(f.X, calmX)))
-	}
-	return out
 }

@@ -81,7 +81,8 @@ shape = [{ at = "0s", load = 50 }, { at = "5m", load = 110 }, { at = "10m", load
 `)
 	res := run(t, e, 1)
 	c := e.Grid.Cells()[0]
-	l, err := loopOf(&c, &res[0])
+	row := rowOf(&c, &res[0])
+	l, err := loopOf(&row)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/stormlab/stormlab/experiments/spec"
-	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 )
 
 // hysteresis draws what a load ramp up and back down does to every cell
@@ -23,14 +21,9 @@ import (
 // for a cell of several replicates, their means. Where the two ways part
 // the system has two states at one load. The load at which it tipped
 // (collapse_load) and the one at which it came back (recovery_load), means
-// over the replicates, are marked on the goodput curves.
+// over the replicates, are marked on the goodput curves. Its caption and
+// findings are in hysteresis_text.go.
 type hysteresis struct{}
-
-func (hysteresis) name() string { return "hysteresis" }
-
-func (hysteresis) roles() []role { return nil }
-
-func (hysteresis) cells(g *sweep.Grid) []sweep.Cell { return g.Cells() }
 
 func (hysteresis) defaultName(*spec.Figure) string { return "hysteresis" }
 
@@ -56,19 +49,20 @@ type loop struct {
 
 // loopOf reads one cell's ramp from its series, or from the means over its
 // replicates when it ran several.
-func loopOf(c *sweep.Cell, r *model.Result) (*loop, error) {
-	s, p := r.Series, c.Plan
+func loopOf(c *Row) (*loop, error) {
+	r := &c.Result
+	s := r.Series
 	if s == nil || len(s.Rows) < 2 {
 		return nil, fmt.Errorf("cell %s recorded no time series; set series = true in the experiment", c.Label())
 	}
-	if len(p.Shape) == 0 {
+	if c.Offered == nil {
 		return nil, fmt.Errorf("cell %s has a constant load; a hysteresis figure needs a load shape that rises and then falls (shape = [{ at, load }, ...])", c.Label())
 	}
 	n := len(s.Rows)
 	load := make([]float64, n)
 	goodput, healthy := make([]float64, n), make([]float64, n)
 	for j, row := range s.Rows {
-		load[j] = p.LoadAt(int64(math.Round((row.T + s.Step/2) / p.TickS)))
+		load[j] = c.Offered[j]
 		goodput[j] = row.Successes / s.Step
 		if !row.Unhealthy {
 			healthy[j] = 1
@@ -117,20 +111,20 @@ func at(g leg, x float64, ys []float64) float64 {
 	return v
 }
 
-// loops reads the ramps of the figure's cells that recorded a series.
-func (d *data) loops() ([]*loop, []sweep.Cell, error) {
+// loops reads the ramps of the rows that recorded a series.
+func (t *Table) loops() ([]*loop, []Row, error) {
 	var out []*loop
-	var cells []sweep.Cell
-	for i := range d.cells {
-		if d.results[i].Series == nil {
+	var cells []Row
+	for i := range t.Rows {
+		if t.Rows[i].Result.Series == nil {
 			continue
 		}
-		l, err := loopOf(&d.cells[i], &d.results[i])
+		l, err := loopOf(&t.Rows[i])
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, l)
-		cells = append(cells, d.cells[i])
+		cells = append(cells, t.Rows[i])
 	}
 	if len(out) == 0 {
 		return nil, nil, fmt.Errorf("no cell recorded a time series; set series = true (or series = { axis = [values] }) in the experiment")
@@ -138,30 +132,18 @@ func (d *data) loops() ([]*loop, []sweep.Cell, error) {
 	return out, cells, nil
 }
 
-func (hysteresis) draw(d *data, f *spec.Figure) (figure, error) {
-	loops, cells, err := d.loops()
+func (hysteresis) draw(t *Table, f *spec.Figure) (figure, error) {
+	loops, cells, err := t.loops()
 	if err != nil {
 		return figure{}, err
 	}
-	axes := d.varying(cells)
+	axes := t.varying(cells)
 	title := f.Title
 	if title == "" {
 		title = "Goodput on a load ramp up and back down"
 	}
 	fs := facts(cells)
-	more := "Left: requests answered with a success per second against the load offered that second; right: the share of replicates healthy. " +
-		"Solid: the load rising; dashed: the load falling. Triangles: the load at which it first turned unhealthy (▲) and the one at which it turned healthy for good (▼), means over the replicates."
-	if loops[0].replicates == 1 {
-		more = strings.ReplaceAll(more, "the share of replicates healthy", "healthy (1) or not (0)")
-		more = strings.ReplaceAll(more, ", means over the replicates", "")
-	}
-	var ns []choice
-	for _, l := range loops {
-		ns = append(ns, choice{float64(l.replicates), fmt.Sprint(l.replicates)})
-	}
-	if n := choices(ns); n != "1" {
-		more += " Lines: the mean of " + n + " replicates per cell, second by second."
-	}
+	more := hysteresisCaption(loops)
 	xmax, ymax := 0.0, 0.0
 	for _, l := range loops {
 		xmax = max(xmax, l.peak)
@@ -278,50 +260,4 @@ func (t triangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	pts := []vg.Point{{X: pt.X - r, Y: pt.Y - s*r*0.6}, {X: pt.X + r, Y: pt.Y - s*r*0.6}, {X: pt.X, Y: pt.Y + s*r}}
 	c.FillPolygon(sty.Color, pts)
 	c.StrokeLines(draw.LineStyle{Color: color.White, Width: vg.Points(1.2)}, append(pts, pts[0]))
-}
-
-// findings say, per cell, the load at which it tipped on the way up and
-// the one at which it came back on the way down, and what it delivers at a
-// load in between on each way.
-func (hysteresis) findings(d *data, f *spec.Figure) []string {
-	loops, cells, err := d.loops()
-	if err != nil {
-		return nil
-	}
-	axes := d.varying(cells)
-	var out []string
-	for k, l := range loops {
-		who := "On the ramp"
-		if len(loops) > 1 {
-			who = "With " + cellLabel(&cells[k], axes)
-		}
-		load := func(x, sd float64) string {
-			s := Number(math.Round(x)) + " requests/s"
-			if l.replicates > 1 {
-				s = fmt.Sprintf("%s ± %s requests/s", Number(math.Round(x)), Number(math.Round(sd*10)/10))
-			}
-			return s
-		}
-		switch {
-		case math.IsNaN(l.tip):
-			out = append(out, fmt.Sprintf("%s the system stays healthy all the way up to the peak load of %s requests/s.", who, Number(l.peak)))
-		case math.IsNaN(l.back):
-			out = append(out, fmt.Sprintf("%s the system first turns unhealthy at %s on the way up and has not come back by the end of the run, at %s requests/s.",
-				who, load(l.tip, l.tipSD), Number(math.Round(l.end))))
-		default:
-			s := fmt.Sprintf("%s the system first turns unhealthy at %s on the way up and is healthy for good again at %s on the way down",
-				who, load(l.tip, l.tipSD), load(l.back, l.backSD))
-			if l.backShare < 1 {
-				s += fmt.Sprintf(" (the %s of the replicates that came back by the end of the run)", pct(l.backShare))
-			}
-			if math.IsNaN(l.mid) || l.dnMid >= 0.5*l.upMid {
-				s += ": the two ways do not part."
-			} else {
-				s += fmt.Sprintf(", %s%% lower. In between, at %s requests/s, it answers %s requests/s with a success on the way up and %s on the way down.",
-					Number(math.Round(100*(l.tip-l.back)/l.tip)), Number(math.Round(l.mid)), Number(math.Round(l.upMid)), Number(math.Round(l.dnMid)))
-			}
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -4,23 +4,22 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
-	"strings"
 
-	"github.com/stormlab/stormlab/experiments/spec"
-	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/model"
 )
 
 // lines draws a metric against the X axis (numeric), one line per value of
 // the Line axis, one panel per value of the Panel axis, over the grid's
 // product. Cells without a value (a recovery time that never came) sit in a
-// "never" band above the top, each marked with a cross. Its findings say,
-// per line, at which X values the system recovers.
+// "never" band above the top, each marked with a cross, a row for each
+// line when several lines reach it. Its findings (lines_text.go) say, per
+// line, at which X values the system recovers.
 //
 // Uneven X values (the largest gap between neighbours more than
 // unevenRatio = 3 times the smallest) are placed by index, evenly spaced
@@ -28,72 +27,99 @@ import (
 // the caption say "not to scale"; even ones stay linear.
 type lines struct{}
 
-func (lines) name() string { return "lines" }
-
-func (lines) roles() []role {
-	return []role{{key: "x", required: true, numeric: true}, {key: "line", required: true}, {key: "panel"}}
-}
-
-func (lines) cells(g *sweep.Grid) []sweep.Cell { return g.Product() }
-
 func (lines) defaultName(f *spec.Figure) string { return joinNonEmpty("lines", f.Metric, f.X) }
 
-func (lines) draw(d *data, f *spec.Figure) (figure, error) {
-	o, err := d.orders(f.X, f.Line, f.Panel)
+// linePoint is one cell of a lines figure.
+type linePoint struct {
+	x, y  float64   // y is NaN when the cell has no value
+	state cellState // valueCell when it recovered (in every replicate)
+}
+
+// linesFigure is a lines figure laid out: the points per panel and line,
+// and the y range with the band at the top for the points without a value.
+type linesFigure struct {
+	t          *Table
+	f          *spec.Figure
+	m          model.Metric
+	xo, lo, po axisOrder
+	xp         placement
+	grid       [][][]*linePoint // panel, line, x
+	replicates bool
+	seen       map[cellState]bool
+	logY       bool
+	band       bool // some point has no value: a band at the top
+	lanes      int  // lines with a point in the band
+	lane       []int
+	// The y range: values up to yhi; with a band, it starts at top, its
+	// points sit at bandY (or a row of their line's), and the axis ends at
+	// ymax.
+	ylo, yhi, top, bandY, ymax float64
+	step                       float64 // between the band's rows
+}
+
+func (lines) draw(t *Table, f *spec.Figure) (figure, error) {
+	lf, err := newLinesFigure(t, f)
 	if err != nil {
 		return figure{}, err
 	}
-	xo, lo, po := o[0], o[1], o[2]
-	if !numeric(xo.values) {
-		return figure{}, fmt.Errorf("a lines figure needs a numeric x axis, got %q", f.X)
-	}
-	if err := d.checkAxes("lines", f.X, f.Line, f.Panel); err != nil {
-		return figure{}, err
-	}
-	m, err := metric(d.g, f.Metric)
+	fs := facts(t.Rows)
+	title := lf.title()
+	return figure{title: title, caption: caption(fs, lf.caption()), draw: func(c draw.Canvas) { lf.drawOn(c, title, fs) }}, nil
+}
+
+// newLinesFigure places the rows and fits the y range around them.
+func newLinesFigure(t *Table, f *spec.Figure) (*linesFigure, error) {
+	o, err := t.orders(f.X, f.Line, f.Panel)
 	if err != nil {
-		return figure{}, err
+		return nil, err
 	}
-
-	xp := xo.placement()
-
-	// pts[panel][line] are the points in x order.
-	type point struct {
-		x, y  float64   // y is NaN when the cell has no value
-		state cellState // valueCell when it recovered (in every replicate)
+	lf := &linesFigure{t: t, f: f, xo: o[0], lo: o[1], po: o[2], seen: map[cellState]bool{}}
+	if !numeric(lf.xo.values) {
+		return nil, fmt.Errorf("a lines figure needs a numeric x axis, got %q", f.X)
 	}
-	np, nl, nx := len(po.values), len(lo.values), len(xo.values)
-	grid := make([][][]*point, np)
-	for p := range grid {
-		grid[p] = make([][]*point, nl)
-		for l := range grid[p] {
-			grid[p][l] = make([]*point, nx)
+	if err := t.checkAxes("lines", f.X, f.Line, f.Panel); err != nil {
+		return nil, err
+	}
+	if lf.m, err = t.metric(f.Metric); err != nil {
+		return nil, err
+	}
+	lf.xp = lf.xo.placement()
+	np, nl, nx := len(lf.po.values), len(lf.lo.values), len(lf.xo.values)
+	lf.grid = make([][][]*linePoint, np)
+	for p := range lf.grid {
+		lf.grid[p] = make([][]*linePoint, nl)
+		for l := range lf.grid[p] {
+			lf.grid[p][l] = make([]*linePoint, nx)
 		}
 	}
-	replicates := false
-	seen := map[cellState]bool{}
-	for i := range d.cells {
-		c, r := &d.cells[i], &d.results[i]
-		pt := &point{x: xp.at(xo.values[xo.of(c)].Num), y: m.Value(r)}
+	for i := range t.Rows {
+		c, r := &t.Rows[i], &t.Rows[i].Result
+		pt := &linePoint{x: lf.xp.at(lf.xo.values[lf.xo.of(c)].Num), y: lf.m.Value(r)}
 		if !r.Recovered() {
 			pt.state = stateOf(r.Verdict)
-			seen[pt.state] = true
+			lf.seen[pt.state] = true
 		}
-		grid[po.of(c)][lo.of(c)][xo.of(c)] = pt
-		replicates = replicates || r.Replicates > 1
+		lf.grid[lf.po.of(c)][lf.lo.of(c)][lf.xo.of(c)] = pt
+		lf.replicates = lf.replicates || r.Replicates > 1
 	}
+	lf.fitY()
+	return lf, nil
+}
 
-	// The y range: the finite values, and a band above them for the rest.
+// fitY fits the y range: the finite values, and a band above them for the
+// rest, a row for each line when several lines reach it, in legend order
+// from the top, so that none hides another.
+func (lf *linesFigure) fitY() {
+	nl := len(lf.lo.values)
 	ylo, yhi := math.Inf(1), math.Inf(-1)
-	band := false
-	inBand := make([]bool, nl) // the lines with a point in the band
-	for _, p := range grid {
+	inBand := make([]bool, nl)
+	for _, p := range lf.grid {
 		for l, pts := range p {
 			for _, pt := range pts {
 				switch {
 				case pt == nil:
 				case math.IsNaN(pt.y) || math.IsInf(pt.y, 0):
-					band = true
+					lf.band = true
 					inBand[l] = true
 				default:
 					ylo, yhi = math.Min(ylo, pt.y), math.Max(yhi, pt.y)
@@ -104,13 +130,10 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 	if ylo > yhi {
 		ylo, yhi = 0, 1
 	}
-	logY := !band && ylo > 0 && yhi/ylo >= 1000
-	yOf := func(v float64) float64 { return v }
-	switch {
-	case logY:
+	lf.logY = !lf.band && ylo > 0 && yhi/ylo >= 1000
+	if lf.logY {
 		ylo, yhi = math.Floor(math.Log10(ylo)), math.Ceil(math.Log10(yhi))
-		yOf = math.Log10
-	default:
+	} else {
 		if ylo >= 0 {
 			ylo = 0
 		}
@@ -119,177 +142,149 @@ func (lines) draw(d *data, f *spec.Figure) (figure, error) {
 		}
 		yhi = niceCeil(yhi)
 	}
-	// When several lines reach the band, each gets a row of its own there,
-	// in legend order from the top, so that none hides another.
-	lane := make([]int, nl)
-	lanes := 0
+	lf.lane = make([]int, nl)
 	for l, ok := range inBand {
 		if ok {
-			lane[l] = lanes
-			lanes++
+			lf.lane[l] = lf.lanes
+			lf.lanes++
 		}
 	}
-	top, bandY, ymax := yhi, yhi, yhi
-	laneY := func(int) float64 { return bandY }
-	if band {
+	lf.ylo, lf.yhi, lf.top, lf.bandY, lf.ymax = ylo, yhi, yhi, yhi, yhi
+	if lf.band {
 		span := yhi - ylo
-		top = yhi + 0.06*span
-		bandY = yhi + 0.13*span
-		ymax = yhi + 0.2*span
-		if lanes > 1 {
-			step := 0.045 * span
-			ymax = top + step*float64(lanes+1)
-			bandY = (top + ymax) / 2
-			laneY = func(l int) float64 { return ymax - step*float64(lane[l]+1) }
+		lf.top = yhi + 0.06*span
+		lf.bandY = yhi + 0.13*span
+		lf.ymax = yhi + 0.2*span
+		if lf.lanes > 1 {
+			lf.step = 0.045 * span
+			lf.ymax = lf.top + lf.step*float64(lf.lanes+1)
+			lf.bandY = (lf.top + lf.ymax) / 2
 		}
 	}
+}
 
-	title := f.Title
-	if title == "" {
-		title = capitalize(fmt.Sprintf("%s against %s", metricLabel(m), axisName(f.X)))
+// laneY is where the points of line l without a value sit in the band.
+func (lf *linesFigure) laneY(l int) float64 {
+	if lf.band && lf.lanes > 1 {
+		return lf.ymax - lf.step*float64(lf.lane[l]+1)
 	}
-	neverText := "stuck, never recovers"
-	if replicates {
-		neverText = "not every replicate recovers"
-	}
-	if seen[drainingCell] {
-		neverText += "; rings: still draining when the run ends, unhealthy but not stuck"
-	}
-	if seen[notJudgedCell] {
-		neverText += "; squares: not judged, no request after the fault"
-	}
-	fs := facts(d.cells)
-	more := fmt.Sprintf("y: %s.", metricDoc(m))
-	if f.Line != "" {
-		more = fmt.Sprintf("One line per %s; %s", axisName(f.Line), more)
-	}
-	if band {
-		more += " Crosses in the band at the top: " + neverText
-		if lanes > 1 {
-			more += ", a row for each line"
-		}
-		more += "."
-	} else {
-		more += " Crosses: " + neverText + "."
-	}
-	if xp.index {
-		more += " " + notToScale(f.X)
-	}
-	xs := xp.positions()
-	xmin, xmax := xs[0], xs[nx-1]
+	return lf.bandY
+}
+
+// drawOn draws the figure on a slide.
+func (lf *linesFigure) drawOn(c draw.Canvas, title string, fs []string) {
+	t, f := lf.t, lf.f
+	xs := lf.xp.positions()
+	xmin, xmax := xs[0], xs[len(xs)-1]
 	if xmax <= xmin {
 		xmin, xmax = xmin-0.5, xmax+0.5
 	}
 	pad := 0.05 * (xmax - xmin) // room for the end markers
 	xmin, xmax = xmin-pad, xmax+pad
-
-	rows, cols := tiling(np)
-	drawFn := func(c draw.Canvas) {
-		body := header(c, title, subtitle(fs))
-		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
-		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
-		var panels []*plot.Plot
-		for p := range grid {
-			pl := newPlot()
-			if f.Panel != "" {
-				pl.Title.Text = valueLabel(f.Panel, po.values[p])
-			}
-			if t := xp.ticks(xo); t != nil {
-				pl.X.Tick.Marker = t
-			}
-			r, col := p/cols, p%cols
-			if r == rows-1 {
-				pl.X.Label.Text = d.placedLabel(f.X, xp)
-			}
-			if col == 0 {
-				pl.Y.Label.Text = metricLabel(m)
-			}
-			pl.Add(plotter.NewGrid())
-			if band {
-				pl.Add(&hband{lo: top, hi: ymax, fill: color.RGBA{R: 0xfb, G: 0xe3, B: 0xe3, A: 0xff}})
-				pl.Y.Tick.Marker = bandTicks{top: yhi, band: bandY}
-			}
-			if logY {
-				pl.Y.Tick.Marker = expTicks{}
-			}
-			for l, pts := range grid[p] {
-				var line, ok, never, slow, unjudged plotter.XYs
-				for _, pt := range pts {
-					if pt == nil {
-						continue
-					}
-					y := yOf(pt.y)
-					if math.IsNaN(y) || math.IsInf(y, 0) {
-						y = laneY(l)
-					}
-					line = append(line, plotter.XY{X: pt.x, Y: y})
-					switch pt.state {
-					case valueCell:
-						ok = append(ok, plotter.XY{X: pt.x, Y: y})
-					case drainingCell:
-						slow = append(slow, plotter.XY{X: pt.x, Y: y})
-					case notJudgedCell:
-						unjudged = append(unjudged, plotter.XY{X: pt.x, Y: y})
-					default:
-						never = append(never, plotter.XY{X: pt.x, Y: y})
-					}
-				}
-				ls, okSty, neverSty := lineStyles(l)
-				if lanes > 1 {
-					neverSty.Radius = vg.Points(4.5) // fits its row
-				}
-				if len(line) > 1 {
-					pl.Add(&plotter.Line{XYs: line, LineStyle: ls})
-				}
-				if len(ok) > 0 {
-					pl.Add(&plotter.Scatter{XYs: ok, GlyphStyle: okSty})
-				}
-				if len(never) > 0 {
-					pl.Add(&plotter.Scatter{XYs: never, GlyphStyle: neverSty})
-				}
-				if len(slow) > 0 {
-					sty := neverSty
-					sty.Shape = boldRing{}
-					pl.Add(&plotter.Scatter{XYs: slow, GlyphStyle: sty})
-				}
-				if len(unjudged) > 0 {
-					sty := okSty
-					sty.Shape = draw.BoxGlyph{}
-					pl.Add(&plotter.Scatter{XYs: unjudged, GlyphStyle: sty})
-				}
-			}
-			pl.X.Min, pl.X.Max = xmin, xmax
-			pl.Y.Min, pl.Y.Max = ylo, ymax
-			panels = append(panels, pl)
-		}
-		drawTiled(left, panels, rows, cols)
-
-		var entries []entry
-		for l, v := range lo.values {
-			ls, okSty, _ := lineStyles(l)
-			text := v.Text
-			if f.Line == "" {
-				text = metricLabel(m)
-			}
-			entries = append(entries, entry{text: text, thumbs: []plot.Thumbnailer{lineThumb{ls}, glyphThumb{okSty}}})
-		}
-		_, _, neverSty := lineStyles(0)
-		neverSty.Color = color.Black
-		nt := neverText
-		if band && lanes > 1 {
-			nt += " (in the band at the top, a row for each line)"
-		} else if band {
-			nt += " (in the band at the top)"
-		}
-		entries = append(entries, entry{text: nt, thumbs: []plot.Thumbnailer{glyphThumb{neverSty}}})
-		legendTitle := d.axisLabel(f.Line)
-		if f.Line == "" {
-			legendTitle = ""
-		}
-		drawLegend(right, legendTitle, entries)
+	yOf := func(v float64) float64 { return v }
+	if lf.logY {
+		yOf = math.Log10
 	}
-	return figure{title: title, caption: caption(fs, more), draw: drawFn}, nil
+
+	rows, cols := tiling(len(lf.po.values))
+	left, right := slide(c, title, fs)
+	var panels []*plot.Plot
+	for p := range lf.grid {
+		pl := newPlot()
+		if f.Panel != "" {
+			pl.Title.Text = valueLabel(f.Panel, lf.po.values[p])
+		}
+		if tk := lf.xp.ticks(lf.xo); tk != nil {
+			pl.X.Tick.Marker = tk
+		}
+		if p/cols == rows-1 {
+			pl.X.Label.Text = t.placedLabel(f.X, lf.xp)
+		}
+		if p%cols == 0 {
+			pl.Y.Label.Text = metricLabel(lf.m)
+		}
+		pl.Add(plotter.NewGrid())
+		if lf.band {
+			pl.Add(&hband{lo: lf.top, hi: lf.ymax, fill: bandColour()})
+			pl.Y.Tick.Marker = bandTicks{top: lf.yhi, band: lf.bandY}
+		}
+		if lf.logY {
+			pl.Y.Tick.Marker = expTicks{}
+		}
+		for l, pts := range lf.grid[p] {
+			var line, ok, never, slow, unjudged plotter.XYs
+			for _, pt := range pts {
+				if pt == nil {
+					continue
+				}
+				y := yOf(pt.y)
+				if math.IsNaN(y) || math.IsInf(y, 0) {
+					y = lf.laneY(l)
+				}
+				line = append(line, plotter.XY{X: pt.x, Y: y})
+				switch pt.state {
+				case valueCell:
+					ok = append(ok, plotter.XY{X: pt.x, Y: y})
+				case drainingCell:
+					slow = append(slow, plotter.XY{X: pt.x, Y: y})
+				case notJudgedCell:
+					unjudged = append(unjudged, plotter.XY{X: pt.x, Y: y})
+				default:
+					never = append(never, plotter.XY{X: pt.x, Y: y})
+				}
+			}
+			ls, okSty, neverSty := lineStyles(l)
+			if lf.lanes > 1 {
+				neverSty.Radius = vg.Points(4.5) // fits its row
+			}
+			if len(line) > 1 {
+				pl.Add(&plotter.Line{XYs: line, LineStyle: ls})
+			}
+			if len(ok) > 0 {
+				pl.Add(&plotter.Scatter{XYs: ok, GlyphStyle: okSty})
+			}
+			if len(never) > 0 {
+				pl.Add(&plotter.Scatter{XYs: never, GlyphStyle: neverSty})
+			}
+			if len(slow) > 0 {
+				sty := neverSty
+				sty.Shape = boldRing{}
+				pl.Add(&plotter.Scatter{XYs: slow, GlyphStyle: sty})
+			}
+			if len(unjudged) > 0 {
+				sty := okSty
+				sty.Shape = draw.BoxGlyph{}
+				pl.Add(&plotter.Scatter{XYs: unjudged, GlyphStyle: sty})
+			}
+		}
+		pl.X.Min, pl.X.Max = xmin, xmax
+		pl.Y.Min, pl.Y.Max = lf.ylo, lf.ymax
+		panels = append(panels, pl)
+	}
+	drawTiled(left, panels, rows, cols)
+
+	var entries []entry
+	for l, v := range lf.lo.values {
+		ls, okSty, _ := lineStyles(l)
+		text := v.Text
+		if f.Line == "" {
+			text = metricLabel(lf.m)
+		}
+		entries = append(entries, entry{text: text, thumbs: []plot.Thumbnailer{lineThumb{ls}, glyphThumb{okSty}}})
+	}
+	_, _, neverSty := lineStyles(0)
+	neverSty.Color = color.Black
+	entries = append(entries, entry{text: lf.neverLegend(), thumbs: []plot.Thumbnailer{glyphThumb{neverSty}}})
+	legendTitle := t.axisLabel(f.Line)
+	if f.Line == "" {
+		legendTitle = ""
+	}
+	drawLegend(right, legendTitle, entries)
 }
+
+// bandColour fills the band at the top of a chart where the cells without
+// a value sit.
+func bandColour() color.Color { return color.RGBA{R: 0xfb, G: 0xe3, B: 0xe3, A: 0xff} }
 
 // lineStyles are the styles of line l: the line, its points, and the cross
 // that marks a cell that never recovered.
@@ -358,74 +353,4 @@ func (t bandTicks) Ticks(lo, _ float64) []plot.Tick {
 		label = "never"
 	}
 	return append(niceTicks{}.Ticks(lo, t.top), plot.Tick{Value: t.band, Label: label})
-}
-
-// findings say, per line, at which X values the system recovers and at
-// which it never does.
-func (lines) findings(d *data, f *spec.Figure) []string {
-	if !aboutRecovery(f.Metric) {
-		return nil // the figure draws another metric
-	}
-	lineAx, _ := d.g.Axis(f.Line)
-	var parts []string
-	for _, lv := range lineAx.Values {
-		type pt struct {
-			x float64
-			r *model.Result
-		}
-		var pts []pt
-		for i := range d.cells {
-			if v, _ := d.cells[i].Get(f.Line); v.Text != lv.Text {
-				continue
-			}
-			x, _ := d.cells[i].Get(f.X)
-			pts = append(pts, pt{x.Num, &d.results[i]})
-		}
-		if len(pts) == 0 {
-			continue // a line the figure leaves out
-		}
-		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-		var rec, stuck, slow, unjudged []float64
-		slowest := 0.0
-		for _, p := range pts {
-			switch p.r.Verdict {
-			case model.Recovered:
-				rec = append(rec, p.x)
-				if !math.IsNaN(p.r.RecoveryS) {
-					slowest = math.Max(slowest, p.r.RecoveryS)
-				}
-			case model.Draining:
-				slow = append(slow, p.x)
-			case model.NotJudged:
-				unjudged = append(unjudged, p.x)
-			default:
-				stuck = append(stuck, p.x)
-			}
-		}
-		name := fmt.Sprintf("%s %s", f.Line, lv.Text)
-		var says []string
-		switch {
-		case len(rec) == len(pts):
-			says = append(says, fmt.Sprintf("recovers at every %s (at most %s s after the fault)", f.X, Number(slowest)))
-		case len(rec) > 0:
-			says = append(says, fmt.Sprintf("recovers at %s %s (at most %s s after the fault)", f.X, d.spans(f.X, rec), Number(slowest)))
-		}
-		switch {
-		case len(stuck) == len(pts):
-			says = append(says, "is stuck (never recovers) throughout")
-		case len(stuck) > 0:
-			says = append(says, fmt.Sprintf("is stuck (never recovers) at %s", d.spans(f.X, stuck)))
-		}
-		if len(slow) > 0 {
-			says = append(says, fmt.Sprintf("is still draining when the run ends at %s", d.spans(f.X, slow)))
-		}
-		if len(unjudged) > 0 {
-			says = append(says, fmt.Sprintf("is not judged at %s (no request after the fault)", d.spans(f.X, unjudged)))
-		}
-		parts = append(parts, fmt.Sprintf("at %s it %s", name, joinAnd(says)))
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return []string{"Across " + f.X + ": " + strings.Join(parts, "; ") + "."}
 }

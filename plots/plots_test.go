@@ -169,7 +169,7 @@ func distance(a, b color.Color) float64 {
 
 func TestColourScale(t *testing.T) {
 	m, _ := model.LookupMetric("recovery_s")
-	md := colourMode(m, []model.Result{{Replicates: 1}})
+	md := colourMode(m, []Row{{Result: model.Result{Replicates: 1}}})
 	if md.share {
 		t.Fatalf("recovery_s over single runs: got share=%v", md.share)
 	}
@@ -226,7 +226,7 @@ func TestColourScale(t *testing.T) {
 	}
 
 	// Replicates: coloured by the share that recovered, red to blue.
-	md = colourMode(m, []model.Result{{Replicates: 5}})
+	md = colourMode(m, []Row{{Result: model.Result{Replicates: 5}}})
 	if !md.share {
 		t.Fatalf("recovery_s over replicates: got share=%v", md.share)
 	}
@@ -248,7 +248,7 @@ func TestColourScale(t *testing.T) {
 
 	// Other metrics: every cell has its value.
 	pq, _ := model.LookupMetric("peak_queue")
-	if md := colourMode(pq, []model.Result{{Replicates: 1}}); md.share {
+	if md := colourMode(pq, []Row{{Result: model.Result{Replicates: 1}}}); md.share {
 		t.Errorf("peak_queue: got share=%v", md.share)
 	} else if _, st := md.value(&model.Result{Metrics: model.Metrics{Verdict: model.Stuck, PeakQueue: 3}}); st != valueCell {
 		t.Errorf("peak_queue of a stuck cell: %v, want its value", st)
@@ -282,8 +282,8 @@ func TestRuleOfThumb(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := []*sweep.Cell{{Scenario: sc, Plan: p}}
-		return ruleCurve(c, []float64{0}, edges([]float64{0}), false)[0].Y
+		row := rowOf(&sweep.Cell{Scenario: sc, Plan: p}, &model.Result{})
+		return ruleCurve([]*Row{&row}, []float64{0}, edges([]float64{0}), false)[0].Y
 	}
 	sc := model.Default() // capacity 100/s, timeout 1 s
 	sc.Load = 70
@@ -308,12 +308,13 @@ func TestRuleOfThumb(t *testing.T) {
 	// Over a load axis the curve follows capacity × timeout / x across the
 	// cells' full width.
 	e := parse(t, smallGrid)
-	var col []*sweep.Cell
+	var col []*Row
 	for i := range e.Grid.Cells() {
 		c := &e.Grid.Cells()[i]
 		if v, _ := c.Get("blip"); v.Text == "5s" {
 			if p, _ := c.Get("policy"); p.Text == "no retries" {
-				col = append(col, c)
+				row := rowOf(c, &model.Result{})
+				col = append(col, &row)
 			}
 		}
 	}
@@ -331,8 +332,8 @@ func TestRuleOfThumb(t *testing.T) {
 	// Over another axis, the cells' own load.
 	curve = ruleCurve(col, xs, xe, false)
 	for i, p := range curve {
-		if p.X != xs[i] || math.Abs(p.Y-100*1/col[i].Scenario.Load) > 1e-12 {
-			t.Errorf("point %d: %v, want (%v, %v)", i, p, xs[i], 100/col[i].Scenario.Load)
+		if p.X != xs[i] || math.Abs(p.Y-100*1/col[i].Facts.Load) > 1e-12 {
+			t.Errorf("point %d: %v, want (%v, %v)", i, p, xs[i], 100/col[i].Facts.Load)
 		}
 	}
 }

@@ -52,7 +52,7 @@ fault = [{ kind = "outage", start = "60s", length = "30s" }]
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := parse(t, c.src+figure)
-			if got := healthLimits(e.Grid.Cells()); !slices.Equal(got, c.want) {
+			if got := healthLimits(rowsOf(e.Grid.Cells(), nil)); !slices.Equal(got, c.want) {
 				t.Errorf("healthy queue limits %v, want %v", got, c.want)
 			}
 			figs, err := Render(e.Grid, run(t, e, 2), e.Figures)
@@ -80,7 +80,8 @@ series = true
 duration = "2m"
 fault = [{ kind = "outage", start = "10s", length = "1s" }, { kind = "degradation", start = "40s", length = "3s", capacity = 50 }, { kind = "outage", start = "90s", length = "0s" }]
 `)
-	got := faultWindows(&e.Grid.Cells()[0])
+	row := rowsOf(e.Grid.Cells(), nil)[0]
+	got := faultWindows(&row.Facts)
 	if want := [][2]float64{{10, 11}, {40, 43}}; !slices.EqualFunc(got, want, func(a, b [2]float64) bool { return a == b }) {
 		t.Errorf("fault windows %v, want %v", got, want)
 	}

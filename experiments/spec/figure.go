@@ -8,7 +8,7 @@ import (
 
 // Figure asks for one figure of the report.
 type Figure struct {
-	Kind        string // a kind plots draws: "phase", "lines", "bars", "series"
+	Kind        string // a figure kind (plots.Kinds): "phase", "lines", "bars", "series", "hysteresis" or "collapse"
 	Name        string // file name without extension; "" for the kind's default
 	Title       string // "" for the kind's default
 	X, Y        string // axis names (phase: both axes; lines: x axis; bars: the categories)
@@ -17,7 +17,7 @@ type Figure struct {
 	Metric      string // results.csv column drawn ("" = recovery_s)
 	RuleOfThumb bool   // phase: draw the rule of thumb for naive retries
 	// Band draws replicated cells as their mean over the replicates with
-	// the 10th–90th percentile band around it (series, hysteresis, collapse).
+	// the 10th–90th percentile band around it (series).
 	Band bool
 	// Select keeps the cells whose values it holds: a Range zooms on part
 	// of a numeric axis, Only draws one slice of the grid.
