@@ -19,7 +19,15 @@
 //	stormlab merge      Parse (a shard's copy), MergedJob → Reports; only the search is run
 //	stormlab serve      Load for its catalog; Stages for the phase diagram around a point and a chart
 //
-// Budget is -max-memory as the stages spend it, Meter how they count their
-// work (a progress bar on a terminal, or the explorer's events), and an
-// *AbortedError the end of a run in which cells stopped at the memory cap.
+// The flags shape the stages in one place each: -set goes to Load; -refine
+// to Jobs; -shard to Job.Narrow and the Shards sink; -j and -max-memory
+// to the Budget, which shares the cap among the cells running at once and
+// sets the process's memory limit for the run; -out and the run's reason
+// to be partial to the OutPlan of the Reports sink (reports/, or out/, at
+// once or when cells turn out stopped at the cap); -figures to Reports;
+// -baseline to Baselines. The progress bar is the Meter Bar gives; Ctrl-C
+// is ctx, which stops the stages within a tick and closes the sink with
+// what finished. Cells stopped at the memory cap are said on stderr with
+// how the budget was shared, and end the run with an *AbortedError after
+// every outcome is put.
 package pipeline
