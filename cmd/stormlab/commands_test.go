@@ -16,7 +16,7 @@ import (
 
 // TestREADMECommands runs every stormlab command line the README shows, in
 // a code block or as inline code, and every example of the commands' usage
-// texts, against the committed experiments: each must exit 0 and leave the
+// texts and of the manual (doc.go), against the committed experiments: each must exit 0 and leave the
 // checkout clean. They run as written, through sh, with a stormlab built
 // for the test, one after another in a copy of the repository's tracked
 // files (git ls-files), as a user would run them in a fresh clone; after
@@ -37,16 +37,18 @@ func TestREADMECommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := commandLines(string(readme))
-	for _, u := range []string{usage, runUsage, mergeUsage, checkUsage, validateUsage} {
+	for _, u := range []string{usage, runUsage, mergeUsage, checkUsage, validateUsage, manualText(t)} {
 		lines = append(lines, usageLines(u)...)
 	}
+	// serve runs until Ctrl-C: TestServeCommand starts and stops it.
+	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, "stormlab serve") })
 	slices.Sort(lines)
 	lines = slices.Compact(lines)
 	merges := func(l string) bool { return strings.HasPrefix(l, "stormlab merge ") }
 	lines = append(slices.DeleteFunc(slices.Clone(lines), merges), slices.DeleteFunc(lines, func(l string) bool { return !merges(l) })...)
 	for _, want := range []string{"stormlab run ", "stormlab merge ", "stormlab check", "stormlab validate ", "stormlab keys"} {
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
-			t.Errorf("no %q line found in the README or the usage texts", want)
+			t.Errorf("no %q line found in the README, the usage texts or the manual", want)
 		}
 	}
 

@@ -1,17 +1,3 @@
-// Command stormlab runs retry-storm experiments: every cell of a TOML
-// experiment's grid as a seeded simulation, written as results.csv,
-// report.md and figures under reports/<name>/.
-//
-//	stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-shard K/N|auto] [-set PATH=VALUE ...] FILE.toml ...
-//	stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
-//	stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
-//	stormlab validate [-set PATH=VALUE ...] FILE.toml ...
-//	stormlab keys
-//	stormlab serve [-addr HOST:PORT] [FILE.toml ...]
-//
-// Exit codes: 0 ok, 1 failure, deviation from the baselines or cells
-// stopped at the memory cap, 2 bad usage or bad input (nothing written),
-// 130 interrupted (Ctrl-C).
 package main
 
 import (
@@ -49,9 +35,6 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// errDeviation means check found differences, already printed: exit 1.
-var errDeviation = errors.New("regenerated results deviate from the baselines")
-
 // exitInterrupted is the exit code of a run stopped by Ctrl-C (128 + SIGINT).
 const exitInterrupted = 130
 
@@ -79,14 +62,35 @@ const usage = `stormlab runs retry-storm experiments and writes their reports.
 
 Usage:
   stormlab run [-out DIR] [-j N] [-figures=false] [-refine] [-max-memory SIZE] [-shard K/N|auto] [-set PATH=VALUE ...] FILE.toml ...
-  stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
+  stormlab merge [-out DIR] [-figures=false] [-j N] SHARD_DIR ...
   stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
   stormlab validate [-set PATH=VALUE ...] FILE.toml ...
   stormlab keys
   stormlab serve [-addr HOST:PORT] [FILE.toml ...]
 
 Run "stormlab COMMAND -h" for a command's flags and examples.
+` + manualRef + `
 `
+
+// subcommand is one of stormlab's subcommands: its name, its flags (nil for
+// none) and what it does with its arguments.
+type subcommand struct {
+	name  string
+	flags func(stderr io.Writer) *flag.FlagSet
+	run   func(ctx context.Context, stdout, stderr io.Writer, args []string) error
+}
+
+// commands are stormlab's subcommands, in the order the usage lists them.
+func commands() []subcommand {
+	return []subcommand{
+		{"run", func(w io.Writer) *flag.FlagSet { fs, _ := newRunFlags(w); return fs }, cmdRun},
+		{"merge", func(w io.Writer) *flag.FlagSet { fs, _ := newMergeFlags(w); return fs }, cmdMerge},
+		{"check", func(w io.Writer) *flag.FlagSet { fs, _ := newCheckFlags(w); return fs }, cmdCheck},
+		{"validate", func(w io.Writer) *flag.FlagSet { fs, _ := newValidateFlags(w); return fs }, cmdValidate},
+		{"keys", nil, cmdKeys},
+		{"serve", func(w io.Writer) *flag.FlagSet { fs, _ := newServeFlags(w); return fs }, cmdServe},
+	}
+}
 
 // run is the whole command behind main, testable without a process.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -94,19 +98,12 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stderr, usage)
 		return &usageError{"no command given"}
 	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, stdout, stderr, args[1:])
+		}
+	}
 	switch args[0] {
-	case "run":
-		return cmdRun(ctx, stdout, stderr, args[1:])
-	case "merge":
-		return cmdMerge(ctx, stdout, stderr, args[1:])
-	case "check":
-		return cmdCheck(ctx, stdout, stderr, args[1:])
-	case "validate":
-		return cmdValidate(stdout, stderr, args[1:])
-	case "keys":
-		return cmdKeys(stdout, stderr, args[1:])
-	case "serve":
-		return cmdServe(ctx, stdout, stderr, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

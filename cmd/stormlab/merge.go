@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -9,44 +10,50 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stormlab/stormlab/experiments"
-	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/plots"
+	"github.com/stormlab/stormlab/cmd/stormlab/pipeline"
 	"github.com/stormlab/stormlab/reports"
 )
 
-const mergeUsage = `Usage: stormlab merge [-out DIR] [-figures=false] SHARD_DIR ...
+const mergeUsage = `Usage: stormlab merge [-out DIR] [-figures=false] [-j N] SHARD_DIR ...
 
 Puts together the shards of one experiment that stormlab run -shard K/N
 wrote, and writes DIR/<name>/ and DIR/README.md byte for byte as a single
-stormlab run with the same file, -set values and flags writes them. DIR is
-reports, or out when the report is not whole (shards run with -set or
--refine, -figures=false, cells stopped at the memory cap), as for
-stormlab run.
-
-It first checks that the folders are every shard of one run: the same
-experiment and file content, -set values, flags and stormlab build (the
-fingerprint each shard records), each shard exactly once. A problem is
-one line naming it and the folders concerned, exit 1, and nothing is
-written. The experiment file itself is not needed: each shard holds a copy.
-The boundary searches of a [tipping] section are not sharded: merge runs
-them, on -j cells at once.
+stormlab run with the same file, -set values and flags writes them. DIR
+defaults as for stormlab run. It first checks that the folders are every
+shard of one run, each once; a problem is one line, exit 1, and nothing is
+written. It runs the boundary searches of a [tipping] section itself.
 
 Examples:
   stormlab merge out/blip-phase.shard-*-of-2
   stormlab merge -out /tmp/r -figures=false out/blip-phase.shard-*-of-2
 
+` + manualRef + `
+
 Flags:
 `
 
-// cmdMerge is stormlab merge: it reads and checks the shard folders, then
-// writes the experiment's folder and the index as stormlab run would.
-// Nothing is written unless every check passes.
-func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+// mergeFlags are stormlab merge's flags.
+type mergeFlags struct {
+	out     *string
+	figures *bool
+	workers *int
+}
+
+// newMergeFlags defines stormlab merge's flags.
+func newMergeFlags(stderr io.Writer) (*flag.FlagSet, *mergeFlags) {
 	fs := newFlagSet(stderr, "merge", mergeUsage)
-	out := fs.String("out", outDefault, "write the report under `DIR` (without it, "+scratchOut+" when the report is not whole: shards run with -set or -refine, -figures=false, or cells stopped at the memory cap)")
-	figures := fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md)")
-	workers := fs.Int("j", runtime.NumCPU(), "run the experiment's tipping searches on up to `N` cells at once")
+	return fs, &mergeFlags{
+		out:     fs.String("out", pipeline.DefaultOut, "write the report under `DIR` (without it, "+pipeline.ScratchOut+" when the report is not whole: shards run with -set or -refine, -figures=false, or cells stopped at the memory cap)"),
+		figures: fs.Bool("figures", true, "render the figures (-figures=false writes only the CSVs and report.md)"),
+		workers: fs.Int("j", runtime.NumCPU(), "run the experiment's tipping searches on up to `N` cells at once"),
+	}
+}
+
+// cmdMerge is stormlab merge: it reads and checks the shard folders, then
+// takes their results through the pipeline into the report folder a single
+// run writes. Nothing is written unless every check passes.
+func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs, f := newMergeFlags(stderr)
 	dirs, err := parse(fs, args, false)
 	if err != nil {
 		return err
@@ -55,8 +62,8 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		fs.Usage()
 		return &usageError{"merge needs the shard folders to merge"}
 	}
-	if *out == "" {
-		return &usageError{"-out: give a folder (it is empty); without -out merge writes under " + outDefault}
+	if *f.out == "" {
+		return &usageError{"-out: give a folder (it is empty); without -out merge writes under " + pipeline.DefaultOut}
 	}
 	folders := make([]*reports.ShardFolder, len(dirs))
 	for i, d := range dirs {
@@ -68,14 +75,11 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		return err
 	}
 	first := folders[0]
-	if v := buildVersion(); first.Version != v {
+	if v := pipeline.BuildVersion(); first.Version != v {
 		return fmt.Errorf("the shards were computed by %s, and this is %s: merge with the build that ran them", first.Version, v)
 	}
-	e, err := experiments.Parse(first.File, first.Source, first.Sets)
+	e, err := pipeline.Parse(first.File, first.Source, first.Sets)
 	if err != nil {
-		return err
-	}
-	if err := e.CheckFigures(plots.Check); err != nil {
 		return err
 	}
 	// The command that regenerates the report is the single run's.
@@ -83,16 +87,16 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	for _, s := range first.Sets {
 		rfs.Set("set", s)
 	}
-	for _, f := range first.Flags {
-		if err := rfs.Set(f.Name, f.Value); err != nil {
-			return fmt.Errorf("%s: flag -%s=%s: %v", first.Path, f.Name, f.Value, err)
+	for _, fl := range first.Flags {
+		if err := rfs.Set(fl.Name, fl.Value); err != nil {
+			return fmt.Errorf("%s: flag -%s=%s: %v", first.Path, fl.Name, fl.Value, err)
 		}
 	}
 	if given(fs, "out") {
-		rfs.Set("out", *out)
+		rfs.Set("out", *f.out)
 	}
 	if given(fs, "figures") {
-		rfs.Set("figures", strconv.FormatBool(*figures))
+		rfs.Set("figures", strconv.FormatBool(*f.figures))
 	}
 	e.Command = regenerate(rfs, e.File)
 	results, half, err := reports.Gather(folders, e.Grid, *rf.refine)
@@ -100,39 +104,22 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		return err
 	}
 	// Where the report goes is decided as for stormlab run with the
-	// shards' flags: a merge that is not the whole report (-set, -refine,
-	// -figures=false, cells stopped at the memory cap) writes under out/.
-	to := chooseOut(stderr, rfs, out, scratchReason(rfs, rf))
-	warn(stderr, e.Name, e.Grid.Cells(), results)
-	warnClaims(stderr, e, results)
-	n := reports.CountAborted(results) + reports.CountAborted(half)
-	*out = to.forExperiment(stderr, e.Name, n)
-	dst := filepath.Join(*out, e.Name)
-	for _, f := range folders {
-		if within(f.Path, dst) {
-			return &usageError{fmt.Sprintf("-out %s: merging would replace %s, which holds the shard %s; choose another -out", *out, dst, f.Path)}
+	// shards' flags, and at once: whether it is whole is known from the
+	// shards, since the searches merge runs have no memory cap.
+	to := pipeline.ChooseOut(stderr, *f.out, given(fs, "out"), scratchReason(rfs, rf))
+	dir := to.ForExperiment(stderr, e.Name, reports.CountAborted(results)+reports.CountAborted(half))
+	dst := filepath.Join(dir, e.Name)
+	for _, sf := range folders {
+		if within(sf.Path, dst) {
+			return &usageError{fmt.Sprintf("-out %s: merging would replace %s, which holds the shard %s; choose another -out", dir, dst, sf.Path)}
 		}
 	}
-	if err := (outPlan{dir: *out}).check([]string{e.Name}); err != nil {
-		return err
+	p := &pipeline.Pipeline{
+		Stages: pipeline.Stages{Budget: pipeline.Budget{Workers: *f.workers}, Meter: pipeline.Bar(stderr)},
+		Stdout: stdout, Stderr: stderr,
 	}
-	// The boundary searches of [tipping] are not sharded: each is a few
-	// hundred cells in a fixed order, so merge runs them itself.
-	tip, err := searchTipping(ctx, stderr, e, sweep.Options{Workers: *workers})
-	if err != nil {
-		return err
-	}
-	if err := writeReport(*out, e, results, half, tip, *figures); err != nil {
-		return err
-	}
-	if err := reports.WriteIndex(*out); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: %d cells from %d shards%s%s → %s\n", e.Name, len(results), len(folders), flips(results, half), abortedText(n), dst)
-	if n > 0 {
-		return &abortedError{n}
-	}
-	return nil
+	job := pipeline.MergedJob(e, &pipeline.Merged{Results: results, Half: half, Shards: len(folders)})
+	return p.Run(ctx, []*pipeline.Job{job}, &pipeline.Reports{Out: pipeline.OutPlan{Dir: dir}, Figures: *f.figures, Stderr: stderr})
 }
 
 // within reports whether path is dir or lies inside it.

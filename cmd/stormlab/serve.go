@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -27,12 +28,19 @@ Examples:
   stormlab serve experiments/server-60.toml
   stormlab serve -addr 127.0.0.1:9000 experiments/*.toml
 
+` + manualRef + `
+
 Flags:
 `
 
-func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+// newServeFlags defines stormlab serve's flags; the value is -addr.
+func newServeFlags(stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := newFlagSet(stderr, "serve", serveUsage)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (a host other than 127.0.0.1, ::1 or localhost opens the page to the network)")
+	return fs, fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (a host other than 127.0.0.1, ::1 or localhost opens the page to the network)")
+}
+
+func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs, addr := newServeFlags(stderr)
 	files, err := parse(fs, args, false)
 	if err != nil {
 		return err

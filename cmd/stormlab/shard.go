@@ -1,22 +1,12 @@
 package main
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
-	"time"
 
-	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/reports"
 )
 
@@ -135,64 +125,6 @@ func noteEngine(stderr io.Writer, getenv func(string) string) {
 	}
 }
 
-// buildVersion names the build of stormlab that computes results: its
-// module version, the commit it was built from, the Go release and the
-// platform; and when that does not pin the code (no commit recorded, as
-// with -buildvcs=false, or a tree with changes), a hash of the executable
-// itself. Shards merge only when they were computed by the same build,
-// since the bytes of a number are only promised for one build (a compiler
-// may fuse a multiply and an add on one platform and not on another).
-func buildVersion() string {
-	mod, rev, pinned := "(devel)", "", false
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if info.Main.Version != "" {
-			mod = info.Main.Version
-		}
-		modified := false
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value[:min(len(s.Value), 12)]
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-		pinned = rev != "" && !modified
-		if rev != "" && modified {
-			rev += "+changes"
-		}
-	}
-	v := "stormlab " + mod
-	if rev != "" {
-		v += " rev " + rev
-	}
-	v = fmt.Sprintf("%s %s %s/%s", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	if !pinned {
-		if sum, err := executableHash(); err == nil {
-			v += " exe " + sum
-		}
-	}
-	return v
-}
-
-// executableHash is the start of the SHA-256 of the running executable.
-func executableHash() (string, error) {
-	path, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil))[:12], nil
-}
-
 // shardFlags are the flags of a run, other than -set, that shape its
 // results or its report's command: every flag given but -j, -out and
 // -shard, in name order.
@@ -206,68 +138,4 @@ func shardFlags(fs *flag.FlagSet) []reports.Flag {
 		}
 	})
 	return out
-}
-
-// runShard runs shard s of each experiment and writes its shard folder;
-// refined holds each experiment's cells at half the tick with -refine. A
-// shard already complete in the output folder with the same fingerprint is
-// skipped. Every folder it will write is checked before anything runs.
-func runShard(ctx context.Context, stdout, stderr io.Writer, fs *flag.FlagSet, f *runFlags, s sweep.Shard, exps []*experiments.Experiment, refined [][]sweep.Cell, mem memoryBudget) error {
-	out, sets := *f.out, []string(f.sets)
-	version, flags := buildVersion(), shardFlags(fs)
-	type job struct {
-		e      *experiments.Experiment
-		origin *reports.Origin
-		pos    []int
-		half   []sweep.Cell
-	}
-	var jobs []job
-	var names []string
-	for i, e := range exps {
-		j := job{e: e, pos: sweep.Split(e.Grid.Cells(), s.N)[s.K],
-			origin: &reports.Origin{Experiment: e.Name, File: e.File, Source: e.Source, Sets: sets, Flags: flags, Version: version}}
-		dir := reports.ShardDir(e.Name, s)
-		if done, err := reports.ReadShard(filepath.Join(out, dir)); err == nil && done.Complete(j.origin, s, j.pos) {
-			fmt.Fprintf(stdout, "%s: shard %s already complete in %s (same fingerprint); skipped\n", e.Name, s, filepath.Join(out, dir))
-			continue
-		}
-		if refined[i] != nil {
-			j.half = sweep.Pick(refined[i], j.pos)
-		}
-		jobs = append(jobs, j)
-		names = append(names, dir)
-	}
-	if err := reports.CheckOut(out, names); err != nil {
-		return err
-	}
-	defer limitMemory(mem.total)()
-	aborted := 0
-	for _, j := range jobs {
-		start := time.Now()
-		label := fmt.Sprintf("%s shard %s", j.e.Name, s)
-		cells := sweep.Pick(j.e.Grid.Cells(), j.pos)
-		results, err := simulate(ctx, stderr, label, cells, mem)
-		var half []model.Result
-		if err == nil && j.half != nil {
-			half, err = simulate(ctx, stderr, label+" at half the tick", j.half, mem)
-		}
-		if err != nil {
-			return err
-		}
-		warn(stderr, j.e.Name, cells, results)
-		if err := reports.WriteShard(out, j.origin, s, j.e.Grid, j.pos, results, half); err != nil {
-			return fmt.Errorf("%s: %w", j.e.Name, err)
-		}
-		n := reports.CountAborted(results) + reports.CountAborted(half)
-		if n > 0 {
-			fmt.Fprintf(stderr, "stormlab: %s: %s\n", j.e.Name, mem.text(len(cells)))
-		}
-		aborted += n
-		fmt.Fprintf(stdout, "%s: shard %s, %d of %d cells in %.2fs%s → %s\n", j.e.Name, s, len(cells), len(j.e.Grid.Cells()),
-			time.Since(start).Seconds(), abortedText(n), filepath.Join(out, reports.ShardDir(j.e.Name, s)))
-	}
-	if aborted > 0 {
-		return &abortedError{aborted}
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/stormlab/stormlab/cmd/stormlab/pipeline"
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/experiments/tipping"
@@ -118,15 +119,17 @@ func (a *aroundSpec) search() (*sweep.Grid, []spec.Tipping, error) {
 	return g, []spec.Tipping{t}, nil
 }
 
-// compute runs the diagram's cells on the worker pool, then the search;
-// done is called after each cell and after the search.
+// compute runs the diagram's cells, then the search, through the
+// pipeline's stages on the worker pool, each cell capped at maxMemory
+// bytes of state; done is called after each cell and after the search.
 func (a *aroundSpec) compute(ctx context.Context, workers int, maxMemory int64, done func()) (*aroundResult, error) {
 	start := time.Now()
+	st := pipeline.Stages{Budget: pipeline.Budget{Workers: workers, Cell: maxMemory}, Meter: pipeline.Calls(done)}
 	g, err := a.grid()
 	if err != nil {
 		return nil, err
 	}
-	results, err := sweep.Run(ctx, g.Cells(), sweep.Options{Workers: workers, MaxMemory: maxMemory, Done: done})
+	results, err := st.Simulate(ctx, "the diagram's cells", g.Cells())
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +137,7 @@ func (a *aroundSpec) compute(ctx context.Context, workers int, maxMemory int64, 
 	if err != nil {
 		return nil, err
 	}
-	out, err := tipping.Run(ctx, sg, specs, tipping.Options{Workers: workers, MaxMemory: maxMemory, Done: done})
+	out, err := st.Search(ctx, "the boundary search", sg, specs)
 	if err != nil {
 		return nil, err
 	}

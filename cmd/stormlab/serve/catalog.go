@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stormlab/stormlab/cmd/stormlab/pipeline"
 	"github.com/stormlab/stormlab/experiments"
 )
 
@@ -21,19 +22,17 @@ type offered struct {
 	Exp  *experiments.Experiment
 }
 
-// newCatalog loads the files; two files of the same experiment name are an
-// error, as for stormlab run.
+// newCatalog loads the files through the pipeline's load stage, with
+// stormlab run's checks: two files of the same experiment name are an
+// error, as is a figure the plots cannot draw.
 func newCatalog(files []string) (*catalog, error) {
+	exps, err := pipeline.Load(files, nil)
+	if err != nil {
+		return nil, err
+	}
 	c := &catalog{byName: map[string]*offered{}}
-	for _, f := range files {
-		e, err := experiments.Load(f, nil)
-		if err != nil {
-			return nil, err
-		}
-		if o, dup := c.byName[e.Name]; dup {
-			return nil, fmt.Errorf("%s: experiment %q is also %s", f, e.Name, o.File)
-		}
-		c.byName[e.Name] = &offered{File: f, Exp: e}
+	for _, e := range exps {
+		c.byName[e.Name] = &offered{File: e.File, Exp: e}
 		c.names = append(c.names, e.Name)
 	}
 	if len(c.names) == 0 {

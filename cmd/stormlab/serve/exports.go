@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/stormlab/stormlab/cmd/stormlab/pipeline"
 	"github.com/stormlab/stormlab/experiments"
-	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 	"github.com/stormlab/stormlab/reports"
@@ -68,7 +68,8 @@ func (s *Server) exportChart(format string) func(http.ResponseWriter, *http.Requ
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), s.opt.SimTimeout)
 		defer cancel()
-		results, err := sweep.Run(ctx, e.Grid.Cells(), sweep.Options{Workers: 1, MaxMemory: s.opt.MaxMemory})
+		st := pipeline.Stages{Budget: pipeline.Budget{Workers: 1, Cell: s.opt.MaxMemory}}
+		results, err := st.Simulate(ctx, "the run", e.Grid.Cells())
 		if err != nil {
 			fail(w, fmt.Errorf("simulating the run for its chart: %w", err))
 			return

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bufio"
@@ -15,25 +15,25 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
-// memoryFlag is -max-memory: the memory the process may take beyond its
+// MemoryFlag is -max-memory: the memory the process may take beyond its
 // baseline (what it holds before the first cell starts: the runtime, the
 // loaded experiments), written as model.Bytes writes sizes ("500MB",
 // "1.5GB"; 1 MB = 2^20 bytes), or 0 for no cap. Unset, it is half the
 // machine's memory.
-type memoryFlag struct {
+type MemoryFlag struct {
 	bytes int64
 	text  string // as given
 	set   bool
 }
 
-func (m *memoryFlag) String() string {
+func (m *MemoryFlag) String() string {
 	if m == nil {
 		return ""
 	}
 	return m.text
 }
 
-func (m *memoryFlag) Set(s string) error {
+func (m *MemoryFlag) Set(s string) error {
 	n, err := parseBytes(s)
 	if err != nil {
 		return err
@@ -42,17 +42,17 @@ func (m *memoryFlag) Set(s string) error {
 	return nil
 }
 
-// total is the cap in bytes: the flag's value, or by default half the
+// Total is the cap in bytes: the flag's value, or by default half the
 // machine's memory; 0 means none.
-func (m *memoryFlag) total() int64 {
+func (m *MemoryFlag) Total() int64 {
 	if m.set {
 		return m.bytes
 	}
-	return defaultMemory()
+	return DefaultMemory()
 }
 
-// memoryUsage is the -max-memory flag's help.
-const memoryUsage = "bound the memory the process takes beyond its baseline at `SIZE` (e.g. 500MB; 0 = no cap), shared among the cells running at once; default half the machine's memory"
+// MemoryUsage is the -max-memory flag's help.
+const MemoryUsage = "bound the memory the process takes beyond its baseline at `SIZE` (e.g. 500MB; 0 = no cap), shared among the cells running at once; default half the machine's memory"
 
 // heapPerState is the heap a cell takes per byte of the state its engine
 // counts against the cap (groups, scheduled events, queued calls, cohorts,
@@ -106,32 +106,39 @@ func baseline() int64 {
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
-// memoryBudget is -max-memory as a run spends it: total bytes (0: no
-// cap) shared among the cells that run at once, at most workers of them.
-type memoryBudget struct {
-	total   int64
-	workers int
+// Budget is the worker pool and -max-memory as a run spends them: Total
+// bytes (0: no cap) shared among the cells that run at once, at most
+// Workers of them. Cell, when set, caps each cell at that many bytes of
+// state instead of a share of Total (stormlab serve caps every
+// simulation alike).
+type Budget struct {
+	Total   int64
+	Workers int
+	Cell    int64
 }
 
 // running is how many of a sweep's cells run at once.
-func (b memoryBudget) running(cells int) int { return max(1, min(b.workers, cells)) }
+func (b Budget) running(cells int) int { return max(1, min(b.Workers, cells)) }
 
-// pool is the worker pool's options for a sweep of cells cells: the
+// Pool is the worker pool's options for a sweep of cells cells: the
 // workers, and the state each cell may hold.
-func (b memoryBudget) pool(cells int) sweep.Options {
-	return sweep.Options{Workers: b.workers, MaxMemory: stateShare(b.total, b.running(cells))}
+func (b Budget) Pool(cells int) sweep.Options {
+	if b.Cell > 0 {
+		return sweep.Options{Workers: b.Workers, MaxMemory: b.Cell}
+	}
+	return sweep.Options{Workers: b.Workers, MaxMemory: stateShare(b.Total, b.running(cells))}
 }
 
-// text says how the budget was shared in a sweep of cells cells, for a
-// run in which cells reached their share.
-func (b memoryBudget) text(cells int) string {
+// Text says how Total was shared in a sweep of cells cells, for a run in
+// which cells reached their share.
+func (b Budget) Text(cells int) string {
 	n := b.running(cells)
 	who := "the one cell running"
 	if n > 1 {
 		who = fmt.Sprintf("each of the %d cells running at once", n)
 	}
 	return fmt.Sprintf("-max-memory %s: %s may hold %s of simulation state as the engines count it, its share over %g (the heap holds up to %g times that count, and the collector needs room for %g%% more)",
-		model.Bytes(b.total), who, model.Bytes(stateShare(b.total, n)), heapPerState*(1+collectorRoom), heapPerState, 100*collectorRoom)
+		model.Bytes(b.Total), who, model.Bytes(stateShare(b.Total, n)), heapPerState*(1+collectorRoom), heapPerState, 100*collectorRoom)
 }
 
 // parseBytes reads a size: a number and a unit (B, KB, MB, GB, TB, each
@@ -165,10 +172,10 @@ func parseBytes(s string) (int64, error) {
 // assumedMemory is the machine's memory where /proc/meminfo does not say.
 const assumedMemory = 8 << 30
 
-// defaultMemory is the share of the machine's memory a run may take
+// DefaultMemory is the share of the machine's memory a run may take
 // without -max-memory: half of MemTotal in /proc/meminfo (of 8 GB where
 // there is none).
-func defaultMemory() int64 {
+func DefaultMemory() int64 {
 	total := int64(assumedMemory)
 	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
 		if kb, ok := memTotal(data); ok {
