@@ -7,9 +7,12 @@
 //
 // Each section of a file is read by its own file of this package. The
 // scenario keys (in [scenario], [[policy]] entries, named sets, grid axes and
-// -set flags) are addressed by dotted path and assigned by sweep.Assign;
-// every other section decodes into a tagged struct that refuses keys it does
-// not know.
+// -set flags) are addressed by dotted path and assigned by sweep.Assign:
+// the grid, the policies and -set write the same keys by path, so [scenario]
+// goes the same way, and each key is checked, and its error worded, once.
+// Every other section decodes into a tagged struct that refuses keys it
+// does not know (decodeTable), with the file, line, column and the nearest
+// key it does know.
 package experiments
 
 import (

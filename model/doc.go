@@ -129,6 +129,59 @@
 // the order of the "Retries and Storm Risk" article's loop, which is part of
 // that generator's definition and reproduces its tables digit for digit.
 //
+// # Healthy, recovered and the verdict
+//
+// Health is judged where the user is, at the edge of the chain. For a
+// dependency with a waiting room and a user who gives up, healthy means
+// that the calls waiting are at most capacity × (the top layer's timeout −
+// the service latency − the network's round trip down the chain): a new
+// request is answered before the user gives up, whatever a lower layer's
+// longer timeout. Otherwise (a loss server, the congestive latency server,
+// a user who waits forever) it means that the successes over the last
+// health.window are at least health.goodput × the arrivals. A run has
+// recovered when it is healthy from some time after the fault to its end;
+// recovery_s counts from the fault's end (0 when the fault never made it
+// unhealthy). A run that ends unhealthy is stuck or draining, as its
+// backlog's trend over the run's last quarter says, and a run with nothing
+// to judge after the fault is not judged (verdict.go, end_watch.go).
+//
+// # A tick of the queue engine
+//
+// New requests arrive, then the retries due now as far as the budget
+// allows (a queue limit rejects the excess at once); the dependency serves
+// up to its capacity, oldest first (or newest first); a call served within
+// its caller's timeout is a success, one served later is wasted work
+// (with drop_expired it is discarded instead); callers whose attempt has
+// waited a whole timeout give up and retry in the next tick plus the
+// backoff. Steady ticks are jumped over exactly, so an hour with millions
+// of queued calls costs a few cohorts per tick. It reproduces the four rows
+// of the 30-second blip article exactly (recovery 66 s, never, 95 s, 36 s).
+//
+// # Overload collapse
+//
+// Above capacity a server may do less useful work (dependency.collapse):
+// with overload x = demand / capacity, demand being the calls waiting
+// (demand = "queue") or the calls offered over window (demand =
+// "offered"), the tick's capacity is multiplied by max(floor, 1 − slope ×
+// (x − 1)) (collapse.go). Without it, a server that drops expired work
+// drains after any blip under every policy, because every call it serves
+// is useful.
+//
+// # Jitter steps
+//
+// Exact jitter splits a failing group over every tick of its wait; in a
+// nested chain the parts cannot merge again (two tries sent at different
+// ticks have different deadlines and callers), so after a few rounds the
+// bottom layer holds groups of one call and a storm costs its count of
+// calls. backoff.jitter_step is a named approximation: the wait is drawn
+// in steps of that length and taken at the step's middle, so a group
+// splits over range / step parts. It keeps the mean wait and the spread
+// at the step's resolution; a step of a quarter or half of the backoff's
+// base leaves the result columns within their replicate spread of the
+// exact draws (TestJitterStepApproximates), and a coarser one is named by
+// `stormlab validate`. Explore with steps; confirm a finding with exact
+// draws.
+//
 // # Kinds and their registries
 //
 // Every part with several rules — arrivals, backoff, jitter, circuit
@@ -141,8 +194,8 @@
 // their ranges (a budget's, a breaker's), or the names of the keys of a
 // table all its family's kinds share (a fault's capacity). Everything that
 // lists kinds derives from the registries: the values Validate allows, the
-// queue engine's support check, `stormlab keys` and the README's key
-// reference, the report's scenario table, the explorer's form and the
+// queue engine's support check, `stormlab keys` and the key reference in
+// experiments/README.md, the report's scenario table, the explorer's form and the
 // tests' lists.
 //
 // # Adding a budget kind

@@ -11,7 +11,7 @@ import (
 // entries in the file of its part (budgetKinds in budget.go, breakerKinds
 // in breaker.go, ...). Every other list of kinds derives from the
 // registries: the values Validate allows, the queue engine's support check,
-// `stormlab keys` and the README's key reference, the explorer's form, and
+// `stormlab keys` and the key reference in experiments/README.md, the explorer's form, and
 // the tests' lists; a test fails when a list disagrees with its registry.
 
 // EngineSet is the engines that model a kind or a key.

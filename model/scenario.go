@@ -11,7 +11,7 @@ import (
 // Scenario is everything one simulation run needs: the arrivals, the chain of
 // callers with their retry policies, the dependency at the bottom and the
 // faults that hit it. Struct tags carry the TOML key, the unit and a short
-// description; the loader, the README reference and the reports read them.
+// description; the loader, the key reference and the reports read them.
 // Every numeric key has a range and unit, declared beside its kind (the
 // bounds method of its table, or of its budget kind) and checked by
 // Validate.
@@ -110,7 +110,7 @@ type Backoff struct {
 	Factor float64  `toml:"factor" doc:"exponential: growth per retry"`
 	Cap    Duration `toml:"cap" doc:"exponential: longest wait (0 = no cap)"`
 	Jitter string   `toml:"jitter" doc:"none, full (uniform 0..wait), equal (wait/2 + uniform 0..wait/2) or decorrelated (uniform base..3×previous, capped)"`
-	// JitterStep trades exactness for speed: see the README's "Jitter steps".
+	// JitterStep trades exactness for speed: see "Jitter steps" in doc.go.
 	JitterStep Duration `toml:"jitter_step" doc:"an approximation for speed: a jittered wait is drawn in steps of this length and taken at the step's middle, so retries stay grouped (0 = exact, to the tick)"`
 }
 

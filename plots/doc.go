@@ -18,7 +18,7 @@
 // # Kinds of figure
 //
 // A [[figure]]'s kind names one of these. Kinds is the registry, the one
-// list of them: this list, spec.Figure.Kind's doc and the README's list are
+// list of them: this list, spec.Figure.Kind's doc and experiments/README.md's list are
 // written from it (go test ./plots -run TestKindLists -update), and a test
 // fails when one of them disagrees.
 //

@@ -44,7 +44,7 @@ type kind interface {
 
 // Kinds is the registry of figure kinds, one entry each: the one list of
 // them. The package documentation's list, spec.Figure.Kind's doc, the
-// check of kind = "..." in experiment files (Check) and the README's list
+// check of kind = "..." in experiment files (Check) and experiments/README.md's list
 // are derived from it, and a test fails when one of them disagrees. A new
 // kind is a file that draws (its type, implementing kind), a file of what
 // it says (<kind>_text.go), one entry here, and a table of numbers in

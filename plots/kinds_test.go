@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the lists of figure kinds and t
 const (
 	docFile    = "doc.go"
 	specFile   = "../experiments/spec/figure.go"
-	readmeFile = "../README.md"
+	readmeFile = "../experiments/README.md"
 )
 
 // The README's list of figure kinds lies between these lines.
@@ -38,7 +38,7 @@ func docList() string {
 	b.WriteString(`// # Kinds of figure
 //
 // A [[figure]]'s kind names one of these. Kinds is the registry, the one
-// list of them: this list, spec.Figure.Kind's doc and the README's list are
+// list of them: this list, spec.Figure.Kind's doc and experiments/README.md's list are
 // written from it (go test ./plots -run TestKindLists -update), and a test
 // fails when one of them disagrees.
 //

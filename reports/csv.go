@@ -337,7 +337,7 @@ func csvLine(fields []string) ([]byte, error) {
 }
 
 // ColumnsMarkdown documents the columns of results.csv after the axes as a
-// Markdown table, for the README: the metrics, the verdict at half the tick
+// Markdown table, for experiments/README.md: the metrics, the verdict at half the tick
 // (-refine) and the reason a cell was aborted.
 func ColumnsMarkdown() string {
 	var b strings.Builder
@@ -353,7 +353,7 @@ func ColumnsMarkdown() string {
 }
 
 // KeysMarkdown is the reference of every scenario key, its default, unit
-// and meaning, as a Markdown table (`stormlab keys` prints it; the README
+// and meaning, as a Markdown table (`stormlab keys` prints it; experiments/README.md
 // embeds it).
 func KeysMarkdown() string {
 	var b strings.Builder

@@ -76,7 +76,7 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 	}
 
 	b.WriteString("## Scenario\n\n")
-	b.WriteString("Keys that differ from stormlab's defaults (see the README's TOML reference for every key).\n\n")
+	b.WriteString("Keys that differ from stormlab's defaults (every key, with its default and range: [experiments/README.md](../../experiments/README.md#scenario-keys)).\n\n")
 	b.WriteString("| key | value | unit | meaning |\n|---|---|---|---|\n")
 	for _, k := range sweep.Differs(g.Base, model.Default()) {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, plots.Escape(k.Doc))
@@ -116,7 +116,7 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 	if hasSeries(results) {
 		b.WriteString("; per-second time series: [series.csv](series.csv)")
 	}
-	b.WriteString(". Column meanings are in the README.\n")
+	b.WriteString(". Column meanings: [experiments/README.md](../../experiments/README.md#resultscsv).\n")
 
 	if refined != nil {
 		refinedSection(&b, g, results, refined)

@@ -212,7 +212,7 @@ func CompareTipping(dir string, r *spec.Report, g *sweep.Grid, o *tipping.Outcom
 }
 
 // TippingColumnsMarkdown documents tipping.csv's columns after the searched
-// key and the grid's axes, for the README.
+// key and the grid's axes, for experiments/README.md.
 func TippingColumnsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| column | meaning |\n|---|---|\n")

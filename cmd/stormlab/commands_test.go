@@ -14,7 +14,8 @@ import (
 	"time"
 )
 
-// TestREADMECommands runs every stormlab command line the README shows, in
+// TestREADMECommands runs every stormlab command line the READMEs show (the
+// project's and the experiment files' reference), in
 // a code block or as inline code, and every example of the commands' usage
 // texts and of the manual (doc.go), against the committed experiments: each must exit 0 and leave the
 // checkout clean. They run as written, through sh, with a stormlab built
@@ -32,11 +33,14 @@ func TestREADMECommands(t *testing.T) {
 		t.Skip("runs every experiment; not with -short")
 	}
 	const root = "../.."
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var lines []string
+	for _, file := range []string{"README.md", "experiments/README.md"} {
+		readme, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, commandLines(string(readme))...)
 	}
-	lines := commandLines(string(readme))
 	for _, u := range []string{usage, runUsage, mergeUsage, checkUsage, validateUsage, manualText(t)} {
 		lines = append(lines, usageLines(u)...)
 	}

@@ -9,12 +9,13 @@ import (
 	"github.com/stormlab/stormlab/reports"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated sections of README.md")
+var update = flag.Bool("update", false, "rewrite the generated sections of experiments/README.md")
 
-// TestREADMEReference keeps the README's generated tables (scenario keys,
-// results.csv columns) equal to what the code defines; -update rewrites them.
+// TestREADMEReference keeps the generated tables of the experiment files'
+// reference (scenario keys, results.csv and tipping.csv columns) equal to
+// what the code defines; -update rewrites them.
 func TestREADMEReference(t *testing.T) {
-	const path = "../../README.md"
+	const path = "../../experiments/README.md"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -29,14 +30,14 @@ func TestREADMEReference(t *testing.T) {
 		i := strings.Index(text, open)
 		j := strings.Index(text, "<!-- /"+s.marker+" -->")
 		if i < 0 || j < i {
-			t.Fatalf("README.md lacks the %s markers", s.marker)
+			t.Fatalf("%s lacks the %s markers", path, s.marker)
 		}
 		i += strings.Index(text[i:], "-->\n") + len("-->\n")
 		if text[i:j] == s.body {
 			continue
 		}
 		if !*update {
-			t.Errorf("README.md's %s table is out of date; run go test ./cmd/stormlab -update", s.marker)
+			t.Errorf("%s: its %s table is out of date; run go test ./cmd/stormlab -run TestREADMEReference -update", path, s.marker)
 			continue
 		}
 		text = text[:i] + s.body + text[j:]
