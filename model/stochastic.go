@@ -35,8 +35,12 @@ type stoch struct {
 	tk          tickCounts
 	preRequests int64 // closed loop: requests started before the first fault
 
-	g      *guard
-	events int // events handled since the guard was last asked
+	g          *guard
+	events     int   // events handled since the guard was last asked
+	groupBytes int64 // a group's share of the live state (Plan.groupSize)
+	// jumpEmpty: ticks in which only arrivals are drawn and none comes
+	// are jumped over (emptyJumpsExact, for every plan run so far).
+	jumpEmpty bool
 
 	changeAt int64        // the tick of the next change; never when none
 	breakers [][]*breaker // by layer, then client; nil without breakers
@@ -100,6 +104,8 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	h = max(h, p.ThinkTicks+1, int64(p.Network.Delay)*2+2, int64(math.Round(p.Latency*p.TPS))+2)
 	s.cal = newCalendar(min(h, p.Ticks+1))
 	s.cal.dropRefs = !s.gs.recycle
+	s.jumpEmpty = emptyJumpsExact(p, series)
+	s.groupBytes = p.groupSize()
 	return s
 }
 
@@ -134,16 +140,55 @@ func (s *stoch) poll() bool {
 	if s.events++; s.events < 4096 {
 		return true
 	}
+	return s.ask()
+}
+
+// ask asks the guard whether the run may go on, within a tick.
+func (s *stoch) ask() bool {
 	s.events = 0
 	return s.g.ok(s.live(), float64(s.now)*s.p.TickS)
 }
 
-// nextTick returns the next tick after t in which something can happen.
+// nextTick returns the next tick after t in which something can happen:
+// ticks in which arrivals are drawn but none comes, and nothing else
+// happens, are jumped over (their draws are made ahead, in the same order).
 func (s *stoch) nextTick(t int64) int64 {
-	if s.arr.next == t+1 || t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
+	if t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
 		return t + 1
 	}
-	return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t), s.changeAt)
+	if !s.jumpEmpty {
+		if s.arr.next == t+1 {
+			return t + 1
+		}
+		return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t), s.changeAt)
+	}
+	// The next tick's arrivals may be drawn now unless a change comes
+	// first; when there are some, it is the next tick.
+	end := min(s.p.Ticks, s.changeAt)
+	if x := s.arr.ahead(min(t+2, end)); x == t+1 {
+		return x
+	}
+	return s.arr.ahead(min(end, s.cal.next(t), s.srv.next(t)))
+}
+
+// emptyJumpsExact reports whether, in a run of p, a tick in which arrivals
+// are drawn and none comes, and nothing else happens, may be jumped over:
+// the dependency then accrues in a stretch of such ticks exactly what it
+// would tick by tick (a loss server of a whole number of calls per tick,
+// without overload collapse), and so does the series (whole capacities
+// per second). Otherwise such ticks are run one by one, as the numbers
+// they give depend on it in the last bits.
+func emptyJumpsExact(p *Plan, series bool) bool {
+	if p.Server != ServerLoss || p.Collapse.On() {
+		return false
+	}
+	for i := range p.Faults {
+		sg := &p.Faults[i]
+		if sg.PerTick < 0 || series && sg.CapRate != math.Trunc(sg.CapRate) {
+			return false
+		}
+	}
+	return true
 }
 
 // step runs tick t.
@@ -169,11 +214,14 @@ func (s *stoch) step(t int64) {
 	}
 	s.c.requests += n
 	s.tk.requests += n
-	clients := int64(1)
-	if s.clientsApart {
-		clients = int64(p.Clients)
+	s.arrSplit = s.arrSplit[:0]
+	if n > 0 {
+		clients := int64(1)
+		if s.clientsApart {
+			clients = int64(p.Clients)
+		}
+		s.arrSplit = splitClients(s.arrSplit, s.r, n, clients, p.Arrivals == ArriveConstant, p.Single, &s.rr)
 	}
-	s.arrSplit = splitClients(s.arrSplit, s.r, n, clients, p.Arrivals == ArriveConstant, p.Single, &s.rr)
 	sl := s.cal.slot(t)
 	busy := s.cal.busyAt(t)
 	if s.budgets.ticks() {
@@ -233,7 +281,7 @@ func (s *stoch) step(t int64) {
 
 	// 5. measurements
 	s.c.peakCalls = max(s.c.peakCalls, s.tk.calls)
-	s.c.peakRate.add(t, t+1, s.tk.calls)
+	s.c.peakRate.tick(t, s.tk.calls)
 	q := s.srv.backlog()
 	s.c.peakQueue = max(s.c.peakQueue, q)
 	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, q, s.work(q))
@@ -277,6 +325,7 @@ func (s *stoch) adopt(np *Plan) {
 		}
 	}
 	s.srv.adopt(old, np)
+	s.jumpEmpty = s.jumpEmpty && emptyJumpsExact(np, s.rec != nil)
 	s.arr.restart(np, s.now)
 	s.health.limit = np.Health.Limit
 }
@@ -371,7 +420,7 @@ func (s *stoch) capacityOver(a, b int64) float64 {
 // live is the bytes of state the run holds: its groups, its scheduled
 // events, the calls queued at the dependency and its series.
 func (s *stoch) live() int64 {
-	b := s.gs.live*s.p0.groupSize() + s.cal.n*eventBytes + s.srv.entries()*entryBytes
+	b := s.gs.live*s.groupBytes + s.cal.n*eventBytes + s.srv.entries()*entryBytes
 	if s.rec != nil {
 		b += int64(len(s.rec.s.Rows)) * seriesBytes
 	}
@@ -864,29 +913,38 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		return
 	}
 	s.split = s.waits[g.layer].draw(s.split, s.r, int32(g.attempt), g.prevWait, allowed)
+	// The retries' event, but for its wait and count; a retry of a user
+	// request under a deadline, or whose latency is measured, has no
+	// parent to hold what it needs, so g holds it (startSibling).
+	ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: int32(g.attempt) + 1,
+		client: g.client, start: flagsOf(true, g.flaky, timeout && s.budgets.timeouts)}
+	if g.parent == nil && (g.reqDL() != never || s.okLat != nil) {
+		ev.g, ev.start = g, ev.start|startSibling
+	}
 	for _, x := range s.split { // nothing below reuses s.split
 		due := s.now + 1 + x.d
 		if due >= s.p.Ticks {
 			continue // due after the run: still pending when it ends
 		}
-		wait := int32(min(x.d, math.MaxInt32))
-		flags := flagsOf(true, g.flaky, timeout && s.budgets.timeouts)
+		ev.wait, ev.n = int32(min(x.d, math.MaxInt32)), x.n
 		if !s.p.Single {
-			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.parent() == g.parent &&
-				e.layer == g.layer && e.attempt == int32(g.attempt)+1 && e.client == g.client && e.wait == wait &&
-				e.start&^startSibling == flags && e.reqDL() == g.reqDL() &&
-				(!e.start.has(startSibling) || e.g.arrivedAt() == g.arrivedAt()) {
+			if e := s.cal.last(s.now, due, phStart); e != nil && s.sameStart(e, &ev, g) {
 				e.n += x.n
 				continue
 			}
 		}
-		ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: int32(g.attempt) + 1,
-			client: g.client, wait: wait, start: flags, n: x.n}
-		if g.parent == nil && (g.reqDL() != never || s.okLat != nil) {
-			ev.g, ev.start = g, flags|startSibling // g holds the request's deadline and arrival
-		}
 		s.schedule(due, phStart, ev)
 	}
+}
+
+// sameStart reports whether e, an event scheduled, starts the same group as
+// ev, g's retry, so that ev's instances can join it: the same parent,
+// layer, attempt, client, wait, kind of try and request deadline, and for
+// retries of user requests (startSibling) the same arrival.
+func (s *stoch) sameStart(e, ev *event, g *group) bool {
+	return e.kind == evStart && e.parent() == g.parent && e.layer == ev.layer && e.attempt == ev.attempt &&
+		e.client == ev.client && e.wait == ev.wait && e.start&^startSibling == ev.start&^startSibling &&
+		e.reqDL() == g.reqDL() && (!e.start.has(startSibling) || e.g.arrivedAt() == g.arrivedAt())
 }
 
 // timeout makes g's caller give up on the instances still waiting.
