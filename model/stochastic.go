@@ -555,7 +555,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	}
 	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, deadline
 	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
-	g.layer, g.state, g.retry, g.afterTimeout, g.flaky = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky)
+	g.layer, g.state, g.retry, g.afterTimeout, g.flaky, g.gave = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), false
 	g.setReqDL(dl)
 	if g.x != nil {
 		*g.x = groupExtra{}
@@ -932,6 +932,10 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 				e.n += x.n
 				continue
 			}
+		}
+		if ev.g == g.parent && g.giveParent() {
+			s.cal.add(s.now, due, phStart, ev) // pinned by g's reference
+			continue
 		}
 		s.schedule(due, phStart, ev)
 	}
