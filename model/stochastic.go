@@ -38,6 +38,9 @@ type stoch struct {
 	g          *guard
 	events     int   // events handled since the guard was last asked
 	groupBytes int64 // a group's share of the live state (Plan.groupSize)
+	// deadlines: some request of the run may have a deadline (a plan run
+	// so far has one); without, every request's deadline is never.
+	deadlines bool
 	// jumpEmpty: ticks in which only arrivals are drawn and none comes
 	// are jumped over (emptyJumpsExact, for every plan run so far).
 	jumpEmpty bool
@@ -106,6 +109,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	s.cal.dropRefs = !s.gs.recycle
 	s.jumpEmpty = emptyJumpsExact(p, series)
 	s.groupBytes = p.groupSize()
+	s.deadlines = p.Deadline >= 0
 	return s
 }
 
@@ -326,6 +330,7 @@ func (s *stoch) adopt(np *Plan) {
 	}
 	s.srv.adopt(old, np)
 	s.jumpEmpty = s.jumpEmpty && emptyJumpsExact(np, s.rec != nil)
+	s.deadlines = s.deadlines || np.Deadline >= 0
 	s.arr.restart(np, s.now)
 	s.health.limit = np.Health.Limit
 }
@@ -487,16 +492,29 @@ func (s *stoch) flakyOf(n int64) int64 {
 // startEvent starts the group an evStart describes. With cancel_abandoned,
 // a group whose parent is no longer waiting is not started: its caller
 // gave up, or was cancelled from above.
+//
+// The event's reference to the parent passes to the group it starts, and
+// without request deadlines in the run there is none to read from the
+// parent, so starting it need not touch the parent (in a storm it is
+// rarely in cache).
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.parent()
+	opened := false
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
 		var arrived int64
-		if ev.start.has(startSibling) {
+		f := ev.start
+		if f.has(startSibling) {
 			arrived = ev.g.arrivedAt()
+		} else if parent != nil {
+			f |= startPinned
 		}
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.start&^startSibling, ev.reqDL(), arrived, ev.n)
+		dl := never
+		if s.deadlines {
+			dl = ev.reqDL()
+		}
+		opened = s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f&^startSibling, dl, arrived, ev.n)
 	}
-	if ev.g != nil {
+	if ev.g != nil && !(opened && ev.start&startSibling == 0) {
 		s.gs.release(ev.g)
 	}
 }
@@ -508,8 +526,9 @@ func (s *stoch) startEvent(ev *event) {
 // down (to the layer below, or to the dependency from the bottom), after
 // the network delay. f says what kind of try it is; a try after the first
 // is a retry whatever f says. arrived is the tick the user request arrived,
-// for a try of the top layer (parent nil).
-func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) {
+// for a try of the top layer (parent nil). It reports whether it opened a
+// group (which took the reference to the parent f says is handed over).
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) bool {
 	if dl <= s.now {
 		s.refuse(byDeadline, n)
 		if attempt > 1 { // a retry: its call is past the breaker
@@ -517,11 +536,11 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		} else {
 			s.failUp(parent, layer, client, n, answerFail, arrived)
 		}
-		return
+		return false
 	}
 	if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
 		if n = s.throughBreaker(parent, layer, client, n, arrived); n == 0 {
-			return
+			return false
 		}
 	}
 	if s.budgets.on() {
@@ -531,7 +550,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 			s.failCall(parent, layer, client, refused, answerFail, arrived)
 		}
 		if n = ok; n == 0 {
-			return
+			return false
 		}
 	}
 	if attempt > 1 {
@@ -542,11 +561,14 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		s.hedgeLater(g)
 	}
 	s.launch(g)
+	return true
 }
 
 // open makes the group of n instances of a layer's try, waiting from now;
 // it is pinned until launch releases it. A group of the top layer keeps
-// the tick its user request arrived when latencies are measured.
+// the tick its user request arrived when latencies are measured. It holds
+// a reference to its parent: one more, or the one handed over
+// (startPinned).
 func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) *group {
 	g := s.gs.get() // a fresh or recycled group
 	deadline := dl
@@ -567,7 +589,9 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 		g.ext().arrived = arrived
 	}
 	if parent != nil {
-		parent.refs++
+		if !f.has(startPinned) {
+			parent.refs++
+		}
 		if s.p.Cancel {
 			x := parent.ext()
 			x.kids = append(x.kids, g)

@@ -53,6 +53,9 @@ const (
 	startFlaky                               // of a flaky request
 	startAfterTimeout                        // a retry after a timeout
 	startSibling                             // g is the failed try this one retries, not the parent
+	// startPinned (never scheduled): the caller of start hands over a
+	// reference to the parent it holds, which the group opened takes.
+	startPinned
 )
 
 // parent is the group an evStart's group is started for (nil: the user).
