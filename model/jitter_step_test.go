@@ -110,20 +110,25 @@ func jitteredStorm(span, step time.Duration) Scenario {
 func BenchmarkJitteredStorm(b *testing.B) {
 	for _, step := range []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond} {
 		b.Run("step="+step.String(), func(b *testing.B) {
-			sc := jitteredStorm(40*time.Second, step)
-			b.ReportAllocs()
-			var calls float64
-			for b.Loop() {
-				r, err := Run(sc, 1, false)
-				if err != nil {
-					b.Fatal(err)
-				}
-				calls = r.Calls
-			}
-			b.ReportMetric(calls, "calls")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/calls, "ns/call")
+			benchCalls(b, jitteredStorm(40*time.Second, step))
 		})
 	}
+}
+
+// benchCalls runs sc (seed 1) as one op and reports its calls at the
+// dependency and the time per call (ns/call).
+func benchCalls(b *testing.B, sc Scenario) {
+	b.ReportAllocs()
+	var calls float64
+	for b.Loop() {
+		r, err := Run(sc, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls = r.Calls
+	}
+	b.ReportMetric(calls, "calls")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/calls, "ns/call")
 }
 
 // peakRSS is the process's peak resident set (VmHWM) in bytes, or 0 where
@@ -157,18 +162,7 @@ func storm3x10(span time.Duration) Scenario {
 // at 60–90 s): 15.3 million calls, about 3 million groups live at its
 // height; ns/call is the time per call at the dependency.
 func BenchmarkStorm3x10(b *testing.B) {
-	sc := storm3x10(90 * time.Second)
-	b.ReportAllocs()
-	var calls float64
-	for b.Loop() {
-		r, err := Run(sc, 1, false)
-		if err != nil {
-			b.Fatal(err)
-		}
-		calls = r.Calls
-	}
-	b.ReportMetric(calls, "calls")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/calls, "ns/call")
+	benchCalls(b, storm3x10(90*time.Second))
 }
 
 // BenchmarkJitterTargets: the two jittered storms with speed and memory
@@ -187,17 +181,7 @@ func BenchmarkJitterTargets(b *testing.B) {
 		{"3x10-1k-10m/exact", storm3x10(10 * time.Minute)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			var calls float64
-			for b.Loop() {
-				r, err := Run(c.sc, 1, false)
-				if err != nil {
-					b.Fatal(err)
-				}
-				calls = r.Calls
-			}
-			b.ReportMetric(calls, "calls")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/calls, "ns/call")
+			benchCalls(b, c.sc)
 			b.ReportMetric(peakRSS()/(1<<20), "peak_rss_MB")
 		})
 	}
