@@ -13,11 +13,18 @@ import (
 // per tick by drawing the gap to the next tick with one (then drawing how
 // many, at least one). With rng = "minstd", or with groups of one, a
 // Poisson variate is drawn every tick, even when it is zero, by Knuth's
-// product method, as the "Retries and Storm Risk" article does.
+// product method, as the "Retries and Storm Risk" article does; ahead
+// draws such ticks before they come, so the engine can jump over the ones
+// that have none.
 type arrivals struct {
 	p    *Plan
 	r    *rng
 	next int64 // the next tick that may have new requests; never when none
+
+	// held: next's new requests were drawn ahead (heldN of them), and the
+	// tick after them planned (after).
+	held         bool
+	heldN, after int64
 
 	acc    float64 // constant: fraction carried over
 	accAt  int64   // constant: the first tick not yet accounted in acc
@@ -111,10 +118,20 @@ func (a *arrivals) plan(from int64) {
 
 // draw returns the new requests of tick t (t == next) and plans the next.
 func (a *arrivals) draw(t int64) int64 {
+	if a.held {
+		a.held, a.next = false, a.after
+		return a.heldN
+	}
 	if a.knuth && t+1 < a.segTo && t >= a.segAt {
 		a.next = t + 1 // the common case: Knuth's draw every tick of a segment
 		return a.r.ms.poissonL(a.knuthL)
 	}
+	return a.drawAt(t)
+}
+
+// drawAt is draw for the cases other than arrivals drawn ahead and the
+// Knuth draw of a tick within its segment.
+func (a *arrivals) drawAt(t int64) int64 {
 	p := a.p
 	switch {
 	case p.Arrivals == ArriveBurst:
@@ -164,6 +181,21 @@ func (a *arrivals) draw(t int64) int64 {
 		a.plan(t + 1)
 	}
 	return n
+}
+
+// ahead returns the first tick before limit with new requests, or limit
+// when none has any, drawing the ticks from next on until one has some
+// (that one's count is kept for draw). The engine asks it when nothing but
+// arrivals can happen before limit, so the draws come in the same order as
+// tick by tick, and the ticks without arrivals can be jumped over.
+func (a *arrivals) ahead(limit int64) int64 {
+	for !a.held && a.next < limit {
+		t := a.next
+		if n := a.draw(t); n > 0 {
+			a.held, a.heldN, a.after, a.next = true, n, a.next, t
+		}
+	}
+	return min(a.next, limit)
 }
 
 // drawShaped draws tick t's arrivals under a load shape: the shape's load
@@ -284,15 +316,25 @@ func groupSplits(x []split) []split {
 	if len(x) < 2 {
 		return x
 	}
-	slices.SortStableFunc(x, func(a, b split) int {
-		switch {
-		case a.d < b.d:
-			return -1
-		case a.d > b.d:
-			return 1
+	if len(x) <= 32 {
+		// Insertion sort, stable: the lists are short (a draw per
+		// instance up to 16) and often in order already.
+		for i := 1; i < len(x); i++ {
+			for j := i; j > 0 && x[j].d < x[j-1].d; j-- {
+				x[j], x[j-1] = x[j-1], x[j]
+			}
 		}
-		return 0
-	})
+	} else {
+		slices.SortStableFunc(x, func(a, b split) int {
+			switch {
+			case a.d < b.d:
+				return -1
+			case a.d > b.d:
+				return 1
+			}
+			return 0
+		})
+	}
 	out := x[:1]
 	for _, v := range x[1:] {
 		if v.d == out[len(out)-1].d {

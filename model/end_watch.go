@@ -22,6 +22,9 @@ type endWatch struct {
 	sum   [3]float64 // backlog summed over each window's ticks
 	last  float64    // backlog at the end of the last tick seen
 	noisy bool       // the stochastic engine: falls within the noise do not count
+	// win is the window tick last looked in, and lo and hi its ticks.
+	win    int
+	lo, hi int64
 }
 
 // newEndWatch watches the last three eighths of a run of ticks ticks that
@@ -32,6 +35,24 @@ func newEndWatch(ticks, after int64, noisy bool) endWatch {
 		return endWatch{noisy: noisy}
 	}
 	return endWatch{from: ticks - 3*w, width: w, noisy: noisy}
+}
+
+// tick records tick t with backlog b at its end: add for one tick, with
+// nothing to sum before the first window.
+func (e *endWatch) tick(t int64, b float64) {
+	e.last = b
+	if t < e.from || e.width == 0 {
+		return
+	}
+	if t < e.lo || t >= e.hi {
+		e.win = int(min(2, (t-e.from)/e.width))
+		e.lo = e.from + int64(e.win)*e.width
+		e.hi = e.lo + e.width
+		if t >= e.hi {
+			return // after the last window
+		}
+	}
+	e.sum[e.win] += b
 }
 
 // add records ticks a..b−1 with backlog first at the end of tick a,

@@ -41,6 +41,9 @@ type group struct {
 	// afterTimeout: the group is a retry sent after its try timed out
 	// (budgets that charge a timeout more).
 	afterTimeout bool
+	// gave: the group's reference to its parent was handed to the event of
+	// its retry (giveParent), so recycling it leaves the parent alone.
+	gave bool
 }
 
 // groupExtra is the part of a group that only runs with hedging,
@@ -164,12 +167,30 @@ func (gs *groups) release(g *group) {
 			return
 		}
 		p := g.parent
-		g.parent, g.state = nil, gsFree
+		if g.gave {
+			p = nil // the retry's event holds that reference now
+		}
+		g.parent, g.state, g.gave = nil, gsFree, false
 		if !gs.poison {
 			gs.free = append(gs.free, g)
 		}
 		g = p
 	}
+}
+
+// giveParent reports whether g, a try that failed for good and now
+// schedules its retry for its parent, can hand its own reference to the
+// parent to the retry's event, and hands it over if so: the event then pins
+// the parent without touching it (in a storm the parent is rarely in
+// cache), and recycling g leaves the parent alone. Only a group that waits
+// for nothing more does (its parent is never read again), once, and not
+// one with an extra part (hedges and cancellation read relatives).
+func (g *group) giveParent() bool {
+	if g.state == gsOpen || g.gave || g.x != nil || g.parent == nil {
+		return false
+	}
+	g.gave = true
+	return true
 }
 
 // awaited reports whether a call of g served now would still be waited for

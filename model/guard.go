@@ -37,11 +37,16 @@ func newGuard(ctx context.Context, max int64) *guard {
 
 // tick reports whether the run may go on after a tick that ended at
 // simulated time now (seconds), holding live bytes of state, and counts it.
+// A tick that holds no more than the peak so far, under a context that
+// cannot be cancelled, has nothing to look at.
 func (g *guard) tick(live int64, now float64) bool {
 	if g == nil {
 		return true
 	}
 	g.ticks++
+	if live <= g.peak && g.done == nil && g.asked == nil {
+		return !g.stop
+	}
 	return g.ok(live, now)
 }
 

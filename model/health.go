@@ -60,7 +60,7 @@ func (h *health) observe(t, ok, arrivals, backlog, work int64) (unhealthy bool) 
 		h.demand += arrivals
 		h.okAfter += ok
 	}
-	h.end.add(t, t+1, float64(work), 0)
+	h.end.tick(t, float64(work))
 	if h.rule == HealthQueue {
 		unhealthy = float64(backlog) > h.limit+1e-9
 	} else {
@@ -84,8 +84,10 @@ func (h *health) mark(a, b int64, unhealthy bool, backlog int64) {
 	if unhealthy && h.firstBad < 0 {
 		h.firstBad = a
 	}
-	if x := max(a, h.drainFrom); h.drained < 0 && x < b && float64(backlog) <= h.limit+1e-9 {
-		h.drained = x
+	if h.drained < 0 {
+		if x := max(a, h.drainFrom); x < b && float64(backlog) <= h.limit+1e-9 {
+			h.drained = x
+		}
 	}
 }
 
@@ -94,14 +96,8 @@ func (h *health) mark(a, b int64, unhealthy bool, backlog int64) {
 // health to mark (when not nil).
 func (h *health) idle(a, b, backlog, work int64, mark func(x, y int64, unhealthy bool)) {
 	h.end.add(a, b, float64(work), 0)
-	note := func(x, y int64, unhealthy bool) {
-		h.mark(x, y, unhealthy, backlog)
-		if mark != nil {
-			mark(x, y, unhealthy)
-		}
-	}
 	if h.rule == HealthQueue {
-		note(a, b, float64(backlog) > h.limit+1e-9)
+		h.note(a, b, float64(backlog) > h.limit+1e-9, backlog, mark)
 		return
 	}
 	g := &h.gp
@@ -116,8 +112,17 @@ func (h *health) idle(a, b, backlog, work int64, mark func(x, y int64, unhealthy
 			nx = min(nx, g.w-1)
 		}
 		nx = max(nx, x+1)
-		note(x, nx, !ok)
+		h.note(x, nx, !ok, backlog, mark)
 		x = nx
+	}
+}
+
+// note marks ticks a..b−1 all unhealthy or all healthy, with backlog calls
+// waiting at the end of each, and reports them to mark (when not nil).
+func (h *health) note(a, b int64, unhealthy bool, backlog int64, mark func(x, y int64, unhealthy bool)) {
+	h.mark(a, b, unhealthy, backlog)
+	if mark != nil {
+		mark(a, b, unhealthy)
 	}
 }
 
@@ -222,16 +227,21 @@ type gpEnt struct {
 
 func (g *goodputWindow) add(t int64, ok, arr float64) {
 	if g.n == len(g.ents) {
-		grown := make([]gpEnt, max(16, 2*len(g.ents)))
-		for i := range g.n {
-			grown[i] = g.ents[(g.head+i)&(len(g.ents)-1)]
-		}
-		g.ents, g.head = grown, 0
+		g.grow()
 	}
 	g.ents[(g.head+g.n)&(len(g.ents)-1)] = gpEnt{t, ok, arr}
 	g.n++
 	g.ok += ok
 	g.arr += arr
+}
+
+// grow doubles the ring (at least 16 entries), keeping its entries.
+func (g *goodputWindow) grow() {
+	grown := make([]gpEnt, max(16, 2*len(g.ents)))
+	for i := range g.n {
+		grown[i] = g.ents[(g.head+i)&(len(g.ents)-1)]
+	}
+	g.ents, g.head = grown, 0
 }
 
 // first returns the oldest entry's tick, or never.
@@ -243,12 +253,15 @@ func (g *goodputWindow) first() int64 {
 }
 
 func (g *goodputWindow) expire(t int64) {
-	for g.n > 0 && g.ents[g.head].t <= t-g.w {
-		e := &g.ents[g.head]
+	cut, mask := t-g.w, len(g.ents)-1
+	for ; g.n > 0; g.n-- {
+		e := &g.ents[g.head&mask]
+		if e.t > cut {
+			return
+		}
 		g.ok -= e.ok
 		g.arr -= e.arr
-		g.head = (g.head + 1) & (len(g.ents) - 1)
-		g.n--
+		g.head = (g.head + 1) & mask
 	}
 }
 

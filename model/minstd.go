@@ -131,9 +131,17 @@ func (m *Minstd) Next() uint64 {
 
 // Float64 advances the state and returns state / (2^31 − 1), in (0, 1).
 func (m *Minstd) Float64() float64 {
-	if m.i == m.n {
-		m.fill()
+	if m.i < m.n {
+		u := math.Float64frombits(m.b[m.i])
+		m.i++
+		return u
 	}
+	return m.refill()
+}
+
+// refill is Float64 when no draw is worked out.
+func (m *Minstd) refill() float64 {
+	m.fill()
 	u := math.Float64frombits(m.b[m.i])
 	m.i++
 	return u

@@ -7,19 +7,35 @@ package model
 type peakRate struct {
 	binTicks int64
 	bin      int64 // the bin being filled
+	binEnd   int64 // its end: (bin+1)·binTicks
 	n        int64 // calls in it so far
 	peak     int64 // the most calls in any bin so far
 }
 
-func newPeakRate(p *Plan) peakRate { return peakRate{binTicks: p.seriesBinTicks()} }
+func newPeakRate(p *Plan) peakRate {
+	bt := p.seriesBinTicks()
+	return peakRate{binTicks: bt, binEnd: bt}
+}
+
+// tick counts k calls in tick t: add for one tick, without a division
+// while t is in the bin being filled.
+func (r *peakRate) tick(t, k int64) {
+	if t >= r.binEnd || t < r.binEnd-r.binTicks {
+		r.add(t, t+1, k)
+		return
+	}
+	r.n += k
+	r.peak = max(r.peak, r.n)
+}
 
 // add counts perTick calls in each of ticks a..b−1.
 func (r *peakRate) add(a, b, perTick int64) {
 	for a < b {
 		if bin := a / r.binTicks; bin != r.bin {
 			r.bin, r.n = bin, 0
+			r.binEnd = (bin + 1) * r.binTicks
 		}
-		end := min(b, (r.bin+1)*r.binTicks)
+		end := min(b, r.binEnd)
 		r.n += (end - a) * perTick
 		r.peak = max(r.peak, r.n)
 		a = end

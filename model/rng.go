@@ -13,9 +13,8 @@ import (
 // variates come from gonum's distuv under PCG and from Knuth's product
 // method under MINSTD, which that article's tables pin.
 type rng struct {
-	ms  *Minstd    // nil for PCG
-	pcg *rand.PCG  // the PCG state
-	u   *rand.Rand // uniforms from pcg
+	ms  *Minstd   // nil for PCG
+	pcg *rand.PCG // the PCG state
 }
 
 func newRNG(p *Plan, seed uint64) *rng {
@@ -28,15 +27,17 @@ func newRNG(p *Plan, seed uint64) *rng {
 // newPCG is a PCG generator seeded from seed.
 func newPCG(seed uint64) *rng {
 	src := rand.NewPCG(seed, SplitMix(seed))
-	return &rng{pcg: src, u: rand.New(src)}
+	return &rng{pcg: src}
 }
 
-// float64 is one uniform draw, without an interface call for MINSTD.
+// float64 is one uniform draw, without an interface call: MINSTD's, or
+// rand.Rand's Float64 of the PCG source (the same number, worked out here
+// so that the draw does not go through rand.Rand and its Source).
 func (r *rng) float64() float64 {
 	if r.ms != nil {
 		return r.ms.Float64()
 	}
-	return r.u.Float64()
+	return float64(r.pcg.Uint64()<<11>>11) / (1 << 53)
 }
 
 // Float64 makes r a source for the samplers.

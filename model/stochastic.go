@@ -35,8 +35,15 @@ type stoch struct {
 	tk          tickCounts
 	preRequests int64 // closed loop: requests started before the first fault
 
-	g      *guard
-	events int // events handled since the guard was last asked
+	g          *guard
+	events     int   // events handled since the guard was last asked
+	groupBytes int64 // a group's share of the live state (Plan.groupSize)
+	// deadlines: some request of the run may have a deadline (a plan run
+	// so far has one); without, every request's deadline is never.
+	deadlines bool
+	// jumpEmpty: ticks in which only arrivals are drawn and none comes
+	// are jumped over (emptyJumpsExact, for every plan run so far).
+	jumpEmpty bool
 
 	changeAt int64        // the tick of the next change; never when none
 	breakers [][]*breaker // by layer, then client; nil without breakers
@@ -100,6 +107,9 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	h = max(h, p.ThinkTicks+1, int64(p.Network.Delay)*2+2, int64(math.Round(p.Latency*p.TPS))+2)
 	s.cal = newCalendar(min(h, p.Ticks+1))
 	s.cal.dropRefs = !s.gs.recycle
+	s.jumpEmpty = emptyJumpsExact(p, series)
+	s.groupBytes = p.groupSize()
+	s.deadlines = p.Deadline >= 0
 	return s
 }
 
@@ -134,16 +144,55 @@ func (s *stoch) poll() bool {
 	if s.events++; s.events < 4096 {
 		return true
 	}
+	return s.ask()
+}
+
+// ask asks the guard whether the run may go on, within a tick.
+func (s *stoch) ask() bool {
 	s.events = 0
 	return s.g.ok(s.live(), float64(s.now)*s.p.TickS)
 }
 
-// nextTick returns the next tick after t in which something can happen.
+// nextTick returns the next tick after t in which something can happen:
+// ticks in which arrivals are drawn but none comes, and nothing else
+// happens, are jumped over (their draws are made ahead, in the same order).
 func (s *stoch) nextTick(t int64) int64 {
-	if s.arr.next == t+1 || t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
+	if t < 0 && (s.p.Backlog > 0 || s.p.Abandoned > 0) {
 		return t + 1
 	}
-	return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t), s.changeAt)
+	if !s.jumpEmpty {
+		if s.arr.next == t+1 {
+			return t + 1
+		}
+		return min(s.p.Ticks, s.arr.next, s.cal.next(t), s.srv.next(t), s.changeAt)
+	}
+	// The next tick's arrivals may be drawn now unless a change comes
+	// first; when there are some, it is the next tick.
+	end := min(s.p.Ticks, s.changeAt)
+	if x := s.arr.ahead(min(t+2, end)); x == t+1 {
+		return x
+	}
+	return s.arr.ahead(min(end, s.cal.next(t), s.srv.next(t)))
+}
+
+// emptyJumpsExact reports whether, in a run of p, a tick in which arrivals
+// are drawn and none comes, and nothing else happens, may be jumped over:
+// the dependency then accrues in a stretch of such ticks exactly what it
+// would tick by tick (a loss server of a whole number of calls per tick,
+// without overload collapse), and so does the series (whole capacities
+// per second). Otherwise such ticks are run one by one, as the numbers
+// they give depend on it in the last bits.
+func emptyJumpsExact(p *Plan, series bool) bool {
+	if p.Server != ServerLoss || p.Collapse.On() {
+		return false
+	}
+	for i := range p.Faults {
+		sg := &p.Faults[i]
+		if sg.PerTick < 0 || series && sg.CapRate != math.Trunc(sg.CapRate) {
+			return false
+		}
+	}
+	return true
 }
 
 // step runs tick t.
@@ -169,11 +218,14 @@ func (s *stoch) step(t int64) {
 	}
 	s.c.requests += n
 	s.tk.requests += n
-	clients := int64(1)
-	if s.clientsApart {
-		clients = int64(p.Clients)
+	s.arrSplit = s.arrSplit[:0]
+	if n > 0 {
+		clients := int64(1)
+		if s.clientsApart {
+			clients = int64(p.Clients)
+		}
+		s.arrSplit = splitClients(s.arrSplit, s.r, n, clients, p.Arrivals == ArriveConstant, p.Single, &s.rr)
 	}
-	s.arrSplit = splitClients(s.arrSplit, s.r, n, clients, p.Arrivals == ArriveConstant, p.Single, &s.rr)
 	sl := s.cal.slot(t)
 	busy := s.cal.busyAt(t)
 	if s.budgets.ticks() {
@@ -233,7 +285,7 @@ func (s *stoch) step(t int64) {
 
 	// 5. measurements
 	s.c.peakCalls = max(s.c.peakCalls, s.tk.calls)
-	s.c.peakRate.add(t, t+1, s.tk.calls)
+	s.c.peakRate.tick(t, s.tk.calls)
 	q := s.srv.backlog()
 	s.c.peakQueue = max(s.c.peakQueue, q)
 	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, q, s.work(q))
@@ -277,6 +329,8 @@ func (s *stoch) adopt(np *Plan) {
 		}
 	}
 	s.srv.adopt(old, np)
+	s.jumpEmpty = s.jumpEmpty && emptyJumpsExact(np, s.rec != nil)
+	s.deadlines = s.deadlines || np.Deadline >= 0
 	s.arr.restart(np, s.now)
 	s.health.limit = np.Health.Limit
 }
@@ -371,7 +425,7 @@ func (s *stoch) capacityOver(a, b int64) float64 {
 // live is the bytes of state the run holds: its groups, its scheduled
 // events, the calls queued at the dependency and its series.
 func (s *stoch) live() int64 {
-	b := s.gs.live*s.p0.groupSize() + s.cal.n*eventBytes + s.srv.entries()*entryBytes
+	b := s.gs.live*s.groupBytes + s.cal.n*eventBytes + s.srv.entries()*entryBytes
 	if s.rec != nil {
 		b += int64(len(s.rec.s.Rows)) * seriesBytes
 	}
@@ -438,16 +492,29 @@ func (s *stoch) flakyOf(n int64) int64 {
 // startEvent starts the group an evStart describes. With cancel_abandoned,
 // a group whose parent is no longer waiting is not started: its caller
 // gave up, or was cancelled from above.
+//
+// The event's reference to the parent passes to the group it starts, and
+// without request deadlines in the run there is none to read from the
+// parent, so starting it need not touch the parent (in a storm it is
+// rarely in cache).
 func (s *stoch) startEvent(ev *event) {
 	parent := ev.parent()
+	opened := false
 	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
 		var arrived int64
-		if ev.start.has(startSibling) {
+		f := ev.start
+		if f.has(startSibling) {
 			arrived = ev.g.arrivedAt()
+		} else if parent != nil {
+			f |= startPinned
 		}
-		s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, ev.start&^startSibling, ev.reqDL(), arrived, ev.n)
+		dl := never
+		if s.deadlines {
+			dl = ev.reqDL()
+		}
+		opened = s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f&^startSibling, dl, arrived, ev.n)
 	}
-	if ev.g != nil {
+	if ev.g != nil && !(opened && ev.start&startSibling == 0) {
 		s.gs.release(ev.g)
 	}
 }
@@ -459,8 +526,9 @@ func (s *stoch) startEvent(ev *event) {
 // down (to the layer below, or to the dependency from the bottom), after
 // the network delay. f says what kind of try it is; a try after the first
 // is a retry whatever f says. arrived is the tick the user request arrived,
-// for a try of the top layer (parent nil).
-func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) {
+// for a try of the top layer (parent nil). It reports whether it opened a
+// group (which took the reference to the parent f says is handed over).
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) bool {
 	if dl <= s.now {
 		s.refuse(byDeadline, n)
 		if attempt > 1 { // a retry: its call is past the breaker
@@ -468,11 +536,11 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		} else {
 			s.failUp(parent, layer, client, n, answerFail, arrived)
 		}
-		return
+		return false
 	}
 	if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
 		if n = s.throughBreaker(parent, layer, client, n, arrived); n == 0 {
-			return
+			return false
 		}
 	}
 	if s.budgets.on() {
@@ -482,7 +550,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 			s.failCall(parent, layer, client, refused, answerFail, arrived)
 		}
 		if n = ok; n == 0 {
-			return
+			return false
 		}
 	}
 	if attempt > 1 {
@@ -493,11 +561,14 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		s.hedgeLater(g)
 	}
 	s.launch(g)
+	return true
 }
 
 // open makes the group of n instances of a layer's try, waiting from now;
 // it is pinned until launch releases it. A group of the top layer keeps
-// the tick its user request arrived when latencies are measured.
+// the tick its user request arrived when latencies are measured. It holds
+// a reference to its parent: one more, or the one handed over
+// (startPinned).
 func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) *group {
 	g := s.gs.get() // a fresh or recycled group
 	deadline := dl
@@ -506,7 +577,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	}
 	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, deadline
 	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
-	g.layer, g.state, g.retry, g.afterTimeout, g.flaky = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky)
+	g.layer, g.state, g.retry, g.afterTimeout, g.flaky, g.gave = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), false
 	g.setReqDL(dl)
 	if g.x != nil {
 		*g.x = groupExtra{}
@@ -518,7 +589,9 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 		g.ext().arrived = arrived
 	}
 	if parent != nil {
-		parent.refs++
+		if !f.has(startPinned) {
+			parent.refs++
+		}
 		if s.p.Cancel {
 			x := parent.ext()
 			x.kids = append(x.kids, g)
@@ -864,29 +937,42 @@ func (s *stoch) retryOrFail(g *group, k int64, timeout bool, out outcome) {
 		return
 	}
 	s.split = s.waits[g.layer].draw(s.split, s.r, int32(g.attempt), g.prevWait, allowed)
+	// The retries' event, but for its wait and count; a retry of a user
+	// request under a deadline, or whose latency is measured, has no
+	// parent to hold what it needs, so g holds it (startSibling).
+	ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: int32(g.attempt) + 1,
+		client: g.client, start: flagsOf(true, g.flaky, timeout && s.budgets.timeouts)}
+	if g.parent == nil && (g.reqDL() != never || s.okLat != nil) {
+		ev.g, ev.start = g, ev.start|startSibling
+	}
 	for _, x := range s.split { // nothing below reuses s.split
 		due := s.now + 1 + x.d
 		if due >= s.p.Ticks {
 			continue // due after the run: still pending when it ends
 		}
-		wait := int32(min(x.d, math.MaxInt32))
-		flags := flagsOf(true, g.flaky, timeout && s.budgets.timeouts)
+		ev.wait, ev.n = int32(min(x.d, math.MaxInt32)), x.n
 		if !s.p.Single {
-			if e := s.cal.last(s.now, due, phStart); e != nil && e.kind == evStart && e.parent() == g.parent &&
-				e.layer == g.layer && e.attempt == int32(g.attempt)+1 && e.client == g.client && e.wait == wait &&
-				e.start&^startSibling == flags && e.reqDL() == g.reqDL() &&
-				(!e.start.has(startSibling) || e.g.arrivedAt() == g.arrivedAt()) {
+			if e := s.cal.last(s.now, due, phStart); e != nil && s.sameStart(e, &ev, g) {
 				e.n += x.n
 				continue
 			}
 		}
-		ev := event{kind: evStart, g: g.parent, layer: g.layer, attempt: int32(g.attempt) + 1,
-			client: g.client, wait: wait, start: flags, n: x.n}
-		if g.parent == nil && (g.reqDL() != never || s.okLat != nil) {
-			ev.g, ev.start = g, flags|startSibling // g holds the request's deadline and arrival
+		if ev.g == g.parent && g.giveParent() {
+			s.cal.add(s.now, due, phStart, ev) // pinned by g's reference
+			continue
 		}
 		s.schedule(due, phStart, ev)
 	}
+}
+
+// sameStart reports whether e, an event scheduled, starts the same group as
+// ev, g's retry, so that ev's instances can join it: the same parent,
+// layer, attempt, client, wait, kind of try and request deadline, and for
+// retries of user requests (startSibling) the same arrival.
+func (s *stoch) sameStart(e, ev *event, g *group) bool {
+	return e.kind == evStart && e.parent() == g.parent && e.layer == ev.layer && e.attempt == ev.attempt &&
+		e.client == ev.client && e.wait == ev.wait && e.start&^startSibling == ev.start&^startSibling &&
+		e.reqDL() == g.reqDL() && (!e.start.has(startSibling) || e.g.arrivedAt() == g.arrivedAt())
 }
 
 // timeout makes g's caller give up on the instances still waiting.

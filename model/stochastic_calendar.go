@@ -3,6 +3,7 @@ package model
 import (
 	"container/heap"
 	"math/bits"
+	"slices"
 )
 
 // evKind says what an event does when its tick comes.
@@ -52,6 +53,9 @@ const (
 	startFlaky                               // of a flaky request
 	startAfterTimeout                        // a retry after a timeout
 	startSibling                             // g is the failed try this one retries, not the parent
+	// startPinned (never scheduled): the caller of start hands over a
+	// reference to the parent it holds, which the group opened takes.
+	startPinned
 )
 
 // parent is the group an evStart's group is started for (nil: the user).
@@ -154,27 +158,39 @@ func newCalendar(horizon int64) calendar {
 // add schedules ev in phase ph of tick at, seen from tick now (at ≥ now).
 func (c *calendar) add(now, at int64, ph uint8, ev event) {
 	c.n++
-	if at-now < int64(len(c.ring)) {
-		i := at & c.mask
-		l := &c.ring[i].lists[ph]
-		if cap(*l) == 0 {
-			// A slot that handed its buffer to the pool takes one back
-			// rather than growing a new one from nothing.
-			*l = c.pool.get(pooledMin)
-		} else if len(*l) == cap(*l) && len(*l) >= pooledMin/2 {
-			// A spare buffer instead of a new one. The old one is left to
-			// the collector, never pooled: the tick being run may still
-			// point into it.
-			if b := c.pool.get(2 * len(*l)); b != nil {
-				*l = append(b, *l...)
-			}
-		}
-		*l = append(*l, ev)
-		c.busy[i>>6] |= 1 << (i & 63)
+	if at-now >= int64(len(c.ring)) {
+		c.seq++
+		heap.Push(&c.far, farEvent{at: at, seq: c.seq, ph: ph, ev: ev})
 		return
 	}
-	c.seq++
-	heap.Push(&c.far, farEvent{at: at, seq: c.seq, ph: ph, ev: ev})
+	i := at & c.mask
+	l := &c.ring[i].lists[ph]
+	if len(*l) == cap(*l) {
+		c.room(l)
+	}
+	if len(*l) == 0 {
+		c.busy[i>>6] |= 1 << (i & 63)
+	}
+	*l = append(*l, ev)
+}
+
+// room makes room in l, a full list of a slot, for one more event.
+func (c *calendar) room(l *[]event) {
+	if cap(*l) == 0 {
+		// A slot that handed its buffer to the pool takes one back rather
+		// than growing a new one from nothing.
+		*l = c.pool.get(pooledMin)
+	} else if len(*l) >= pooledMin/2 {
+		// A spare buffer instead of a new one. The old one is left to the
+		// collector, never pooled: the tick being run may still point
+		// into it.
+		if b := c.pool.get(2 * len(*l)); b != nil {
+			*l = append(b, *l...)
+		}
+	}
+	if len(*l) == cap(*l) {
+		*l = slices.Grow(*l, 1)
+	}
 }
 
 // last returns the last event scheduled in phase ph of tick at, if it is
