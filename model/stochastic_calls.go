@@ -1,0 +1,238 @@
+package model
+
+import "math"
+
+// The calls of the stochastic engine: a try started, passed down the chain
+// and handed to the dependency (see doc.go, "A tick of the stochastic engine").
+
+// schedule adds an event, which pins its group until it has run.
+func (s *stoch) schedule(at int64, ph uint8, ev event) {
+	if ev.g != nil {
+		ev.g.refs++
+	}
+	s.cal.add(s.now, at, ph, ev)
+}
+
+// ---- the chain ----
+
+// startRoots starts n new user requests of client c: one group, or with
+// Single one group each.
+func (s *stoch) startRoots(c int32, n int64) {
+	dl := never
+	if s.p.Deadline >= 0 {
+		dl = s.now + s.p.Deadline
+	}
+	if s.p.Single {
+		for range n {
+			s.start(nil, 0, 1, c, 0, flagsOf(false, s.flaky(1) > 0, false), dl, s.now, 1)
+		}
+		return
+	}
+	if f := s.flaky(n); f > 0 {
+		s.start(nil, 0, 1, c, 0, startFlaky, dl, s.now, f)
+		n -= f
+	}
+	if n > 0 {
+		s.start(nil, 0, 1, c, 0, 0, dl, s.now, n)
+	}
+}
+
+// flaky is how many of n new requests are flaky: the share, fractions
+// carried over, for constant arrivals and bursts; binomial otherwise.
+func (s *stoch) flaky(n int64) int64 {
+	if s.p.FlakyShare == 0 || s.p.FlakyTries == 0 {
+		return 0
+	}
+	return s.flakyOf(n)
+}
+
+// flakyOf is flaky when some requests are.
+func (s *stoch) flakyOf(n int64) int64 {
+	p := s.p
+	switch {
+	case p.Arrivals == ArriveConstant || p.Arrivals == ArriveBurst:
+		s.flakyAcc += p.FlakyShare * float64(n)
+		f := int64(s.flakyAcc + 1e-9)
+		s.flakyAcc -= float64(f)
+		return f
+	}
+	return binomial(s.r, n, p.FlakyShare)
+}
+
+// startEvent starts the group an evStart describes. With cancel_abandoned,
+// a group whose parent is no longer waiting is not started: its caller
+// gave up, or was cancelled from above.
+//
+// The event's reference to the parent passes to the group it starts, and
+// without request deadlines in the run there is none to read from the
+// parent, so starting it need not touch the parent (in a storm it is
+// rarely in cache).
+func (s *stoch) startEvent(ev *event) {
+	parent := ev.parent()
+	opened := false
+	if parent == nil || !s.p.Cancel || parent.state == gsOpen {
+		var arrived int64
+		f := ev.start
+		if f.has(startSibling) {
+			arrived = ev.g.arrivedAt()
+		} else if parent != nil {
+			f |= startPinned
+		}
+		dl := never
+		if s.deadlines {
+			dl = ev.reqDL()
+		}
+		opened = s.start(parent, ev.layer, ev.attempt, ev.client, ev.wait, f&^startSibling, dl, arrived, ev.n)
+	}
+	if ev.g != nil && !(opened && ev.start&startSibling == 0) {
+		s.gs.release(ev.g)
+	}
+}
+
+// start sends n instances of a layer's try: no try without time left
+// before the request's deadline, none through an open breaker (a breaker
+// outside the retry is asked by a call's first try only), none the budget
+// turns away; then the counts, the try's deadline, and the calls passed
+// down (to the layer below, or to the dependency from the bottom), after
+// the network delay. f says what kind of try it is; a try after the first
+// is a retry whatever f says. arrived is the tick the user request arrived,
+// for a try of the top layer (parent nil). It reports whether it opened a
+// group (which took the reference to the parent f says is handed over).
+func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) bool {
+	if dl <= s.now {
+		s.refuse(byDeadline, n)
+		if attempt > 1 { // a retry: its call is past the breaker
+			s.failCall(parent, layer, client, n, answerFail, arrived)
+		} else {
+			s.failUp(parent, layer, client, n, answerFail, arrived)
+		}
+		return false
+	}
+	if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
+		if n = s.throughBreaker(parent, layer, client, n, arrived); n == 0 {
+			return false
+		}
+	}
+	if s.budgets.on() {
+		ok := s.budgets.send(layer, client, attempt > 1, n)
+		if refused := n - ok; refused > 0 {
+			s.refuse(byBudget, refused)
+			s.failCall(parent, layer, client, refused, answerFail, arrived)
+		}
+		if n = ok; n == 0 {
+			return false
+		}
+	}
+	if attempt > 1 {
+		f |= startRetry
+	}
+	g := s.open(parent, layer, attempt, client, wait, f, dl, arrived, n)
+	if layer == s.bottom && s.hedger != nil {
+		s.hedgeLater(g)
+	}
+	s.launch(g)
+	return true
+}
+
+// open makes the group of n instances of a layer's try, waiting from now;
+// it is pinned until launch releases it. A group of the top layer keeps
+// the tick its user request arrived when latencies are measured. It holds
+// a reference to its parent: one more, or the one handed over
+// (startPinned).
+func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) *group {
+	g := s.gs.get() // a fresh or recycled group
+	deadline := dl
+	if t := s.p.Chain[layer].Timeout; t >= 0 {
+		deadline = min(s.now+t, dl)
+	}
+	g.parent, g.waiting, g.queued, g.deadline = parent, n, 0, deadline
+	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
+	g.layer, g.state, g.retry, g.afterTimeout, g.flaky, g.gave = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), false
+	g.setReqDL(dl)
+	if g.x != nil {
+		*g.x = groupExtra{}
+	}
+	if s.hedger != nil && layer == s.bottom {
+		g.ext().born = s.now
+	}
+	if s.okLat != nil && parent == nil {
+		g.ext().arrived = arrived
+	}
+	if parent != nil {
+		if !f.has(startPinned) {
+			parent.refs++
+		}
+		if s.p.Cancel {
+			x := parent.ext()
+			x.kids = append(x.kids, g)
+		}
+	}
+	return g
+}
+
+// launch passes an opened group's calls down (to the layer below, or to
+// the dependency from the bottom), after the network delay, and sets its
+// deadline.
+func (s *stoch) launch(g *group) {
+	n, layer := g.waiting, g.layer
+	if s.p.Network.Kind == NetworkNone {
+		s.down(g, n)
+	} else {
+		var buf [8]split // s.split is reused below
+		for _, x := range append(buf[:0], s.netSplit(n, 0)...) {
+			switch {
+			case x.d == 0:
+				s.down(g, x.n)
+			case s.now+x.d >= s.p.Ticks:
+			case layer == s.bottom:
+				s.schedule(s.now+x.d, phStart, event{kind: evArrive, g: g, n: x.n})
+			default:
+				s.schedule(s.now+x.d, phStart, event{kind: evStart, g: g, layer: layer + 1, attempt: 1,
+					client: g.client, start: flagsOf(g.retry, g.flaky, false), n: x.n})
+			}
+		}
+	}
+	if g.state == gsOpen && g.waiting > 0 && g.deadline < s.p.Ticks {
+		s.schedule(g.deadline, phTimeout, event{kind: evTimeout, g: g})
+	}
+	s.gs.release(g)
+}
+
+// down passes n calls of g to what is below it now: the next layer, or the
+// dependency.
+func (s *stoch) down(g *group, n int64) {
+	if g.layer == s.bottom {
+		s.toServer(g, n)
+		return
+	}
+	s.start(g, g.layer+1, 1, g.client, 0, flagsOf(g.retry, g.flaky, false), g.reqDL(), 0, n)
+}
+
+// toServer counts n calls of g reaching the dependency and hands them over.
+func (s *stoch) toServer(g *group, n int64) {
+	if g.state == gsFree {
+		panic("stochastic engine: calls of a recycled group")
+	}
+	s.c.calls += n
+	s.tk.calls += n
+	if g.retry {
+		s.tk.retries += n
+	}
+	if s.now >= s.p.Fault.From && s.now < s.p.Fault.To {
+		s.c.windowCalls += n
+	}
+	if g.flaky && int32(g.attempt) <= s.p.FlakyTries {
+		s.fail(g, n, 0) // a transient error, answered at once
+		return
+	}
+	s.srv.arrive(g, n)
+}
+
+// serviceTicks is how long a capacity server takes to answer a call it
+// serves now: the service latency, times a slowdown's factor.
+func (s *stoch) serviceTicks() int64 {
+	if s.p.Latency == 0 {
+		return 0
+	}
+	return int64(math.Round(s.p.Latency * s.p.Faults[s.seg].LatFactor * s.p.TPS))
+}
