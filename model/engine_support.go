@@ -84,20 +84,19 @@ func keysModelled(v reflect.Value, path, engine string) *FieldError {
 		if key == "" || key == "-" {
 			continue
 		}
-		p := joinKey(path, key)
 		fv := v.Field(i)
 		if e, ok := f.Tag.Lookup("engines"); ok && !strings.Contains(e, engine) && !fv.IsZero() {
-			return bad(p, "needs engine = %q; the %s engine does not model it", e, engine)
+			return bad(joinKey(path, key), "needs engine = %q; the %s engine does not model it", e, engine)
 		}
 		switch {
 		case f.Type == reflect.TypeFor[Duration]():
 		case fv.Kind() == reflect.Struct:
-			if e := keysModelled(fv, p, engine); e != nil {
+			if e := keysModelled(fv, joinKey(path, key), engine); e != nil {
 				return e
 			}
 		case fv.Kind() == reflect.Slice && fv.Type().Elem().Kind() == reflect.Struct:
 			for j := 0; j < fv.Len(); j++ {
-				if e := keysModelled(fv.Index(j), p+"."+strconv.Itoa(j), engine); e != nil {
+				if e := keysModelled(fv.Index(j), joinKey(path, key)+"."+strconv.Itoa(j), engine); e != nil {
 					return e
 				}
 			}
