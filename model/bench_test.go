@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -27,13 +28,19 @@ func BenchmarkStormChain(b *testing.B) {
 // BenchmarkStormChainIdle: one op is BenchmarkStormChain's 4,000 rounds
 // with arrivals so rare that none comes: every round is only its
 // bookkeeping (the arrivals' Knuth draw, the health window, the guard),
-// reported per round as ns/round.
+// reported per round as ns/round. The scenario is resolved once, as the
+// pipeline does for a cell's replicates: resolving it is
+// BenchmarkResolveStormChain.
 func BenchmarkStormChainIdle(b *testing.B) {
 	sc := stormProfile("degradation", [3]int{3, 3, 3}, 0)
 	sc.Load = 1e-9
+	p, err := sc.Resolve()
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := Run(sc, stormSeed, false)
+		r, err := RunPlan(context.Background(), p, stormSeed, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -90,5 +97,18 @@ func BenchmarkMinstdBlock(b *testing.B) {
 	var buf [minstdBlock]uint64
 	for b.Loop() {
 		m.block(&buf)
+	}
+}
+
+// BenchmarkResolveStormChain: one op resolves BenchmarkStormChain's
+// scenario into its plan (validation included): the part of every run
+// that does not depend on its length.
+func BenchmarkResolveStormChain(b *testing.B) {
+	sc := stormProfile("degradation", [3]int{3, 3, 3}, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sc.Resolve(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
