@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // arrivals draws an open loop's new requests tick by tick: constant (load ×
@@ -347,11 +348,11 @@ func groupSplits(x []split) []split {
 }
 
 // arrivalKinds is the registry of the ways requests arrive.
-func arrivalKinds() []Kind {
+var arrivalKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
 		{Name: "constant", Doc: "load requests a second, fractions carried from tick to tick (open loop)", Engines: OnBoth, Reads: []string{"load", "shape", "clients"}},
 		{Name: "poisson", Doc: "a Poisson number of requests a tick, load a second on average (open loop)", Engines: OnBoth, Reads: []string{"load", "shape", "clients"}},
 		{Name: "closed", Doc: "clients clients with one request outstanding each, pausing think between them (closed loop)", Engines: OnStochastic, Reads: []string{"clients", "think", "load"}},
 		{Name: "burst", Doc: "clients requests at once at the start, none after", Engines: OnBoth, Reads: []string{"clients"}},
 	}
-}
+})

@@ -2,6 +2,7 @@ package model
 
 import (
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -148,7 +149,7 @@ type breakerKind struct {
 func (k breakerKind) info() Kind { return k.Kind }
 
 // breakerKinds is the registry of circuit breakers.
-func breakerKinds() []breakerKind {
+var breakerKinds = sync.OnceValue(func() []breakerKind {
 	return []breakerKind{
 		{Kind: Kind{Name: "none", Doc: "no breaker", Engines: OnBoth}, rule: BreakerNone},
 		{Kind: Kind{Name: "consecutive", Doc: "trips after threshold failures in a row", Engines: OnStochastic,
@@ -156,7 +157,7 @@ func breakerKinds() []breakerKind {
 		{Kind: Kind{Name: "ratio", Doc: "trips when failures are at least ratio of the calls over window, once min_calls were made", Engines: OnStochastic,
 			Params: FailureRatioParams{Ratio: 0.5, MinCalls: 10, Window: Duration(10 * time.Second)}}, rule: BreakerRatio},
 	}
-}
+})
 
 func lookupBreaker(name string) (breakerKind, bool) {
 	if name == "" {

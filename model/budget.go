@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // budget is the state of one retry budget: the rule that limits retries as
 // a share of traffic rather than per request. The engines tell it what
@@ -148,7 +151,7 @@ func (k budgetKind) info() Kind { return k.Kind }
 // budgetKinds is the registry of retry budgets. Adding one is a file with
 // its type, its parameters and its kind, and one line here (model/doc.go
 // shows how).
-func budgetKinds() []budgetKind {
+var budgetKinds = sync.OnceValue(func() []budgetKind {
 	return []budgetKind{
 		{Kind: Kind{Name: "none", Doc: "no budget: every retry the attempts allow is sent", Engines: OnBoth}},
 		perTickKind(),
@@ -160,7 +163,7 @@ func budgetKinds() []budgetKind {
 		awsKind(),
 		adaptiveKind(),
 	}
-}
+})
 
 // lookupBudget finds a budget kind by name.
 func lookupBudget(name string) (budgetKind, bool) {

@@ -49,20 +49,16 @@ func (s *Scenario) checkChoices() *FieldError {
 // choiceIn refuses the first string field of the table v (a struct,
 // reached by the field indexes at) whose value its oneof tag does not allow.
 func choiceIn(v reflect.Value, at []int) *FieldError {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, ok := f.Tag.Lookup("oneof")
-		if !ok || f.Type.Kind() != reflect.String {
+	for i, tag := range tagsOf(v.Type()) {
+		if !tag.hasOneof || v.Field(i).Kind() != reflect.String {
 			continue
 		}
 		got := v.Field(i).String()
-		if got == "" && strings.HasPrefix(tag, ",") {
+		if got == "" && strings.HasPrefix(tag.oneof, ",") {
 			continue
 		}
-		if !allows(tag, got) {
-			key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-			return oneOf(keyPath(at, key), got, Choices(f)...)
+		if !allows(tag.oneof, got) {
+			return oneOf(keyPath(at, tag.key), got, Choices(v.Type().Field(i))...)
 		}
 	}
 	return nil

@@ -196,7 +196,9 @@
 // lists kinds derives from the registries: the values Validate allows, the
 // queue engine's support check, `stormlab keys` and the key reference in
 // experiments/README.md, the report's scenario table, the explorer's form and the
-// tests' lists.
+// tests' lists. A registry is built once per process (sync.OnceValue) and
+// shared, read only, as is the table of the scenario's parsed tags
+// (field_tag.go): every run validates its scenario against them.
 //
 // # Adding a budget kind
 //

@@ -52,10 +52,9 @@ func valuesAt(v reflect.Value, segs []string, path string, found func(path, valu
 	if v.Kind() != reflect.Struct {
 		return
 	}
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); key == segs[0] {
-			valuesAt(v.Field(i), segs[1:], joinKey(path, key), found)
+	for i, tag := range tagsOf(v.Type()) {
+		if tag.key == segs[0] {
+			valuesAt(v.Field(i), segs[1:], joinKey(path, tag.key), found)
 			return
 		}
 	}
@@ -78,18 +77,17 @@ func (s *Scenario) modelled(engine string) *FieldError {
 // not read.
 func keysModelled(v reflect.Value, path, engine string) *FieldError {
 	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if key == "" || key == "-" {
+	for i, tag := range tagsOf(t) {
+		key := tag.key
+		if key == "" {
 			continue
 		}
 		fv := v.Field(i)
-		if e, ok := f.Tag.Lookup("engines"); ok && !strings.Contains(e, engine) && !fv.IsZero() {
-			return bad(joinKey(path, key), "needs engine = %q; the %s engine does not model it", e, engine)
+		if tag.hasEngines && !strings.Contains(tag.engines, engine) && !fv.IsZero() {
+			return bad(joinKey(path, key), "needs engine = %q; the %s engine does not model it", tag.engines, engine)
 		}
 		switch {
-		case f.Type == reflect.TypeFor[Duration]():
+		case fv.Type() == reflect.TypeFor[Duration]():
 		case fv.Kind() == reflect.Struct:
 			if e := keysModelled(fv, joinKey(path, key), engine); e != nil {
 				return e

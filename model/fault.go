@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // Fault is a trigger over a window.
 type Fault struct {
 	Kind     string   `toml:"kind" doc:"outage (capacity 0), degradation (capacity reduced to capacity), slowdown (service slower by factor) or spike (arrivals × factor)"`
@@ -27,11 +29,11 @@ func (f *Fault) kind() string { return f.Kind }
 func DefaultFault() Fault { return Fault{Kind: "outage", Factor: 1} }
 
 // faultKinds is the registry of faults.
-func faultKinds() []Kind {
+var faultKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
 		{Name: "outage", Doc: "the dependency serves nothing", Engines: OnBoth},
 		{Name: "degradation", Doc: "the dependency serves at most capacity calls a second", Engines: OnBoth, Reads: []string{"capacity"}},
 		{Name: "slowdown", Doc: "the dependency is factor times slower: its capacity divided by it, its latency multiplied", Engines: OnBoth, Reads: []string{"factor"}},
 		{Name: "spike", Doc: "the open loop's arrivals multiplied by factor", Engines: OnBoth, Reads: []string{"factor"}},
 	}
-}
+})

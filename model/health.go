@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // health judges at the end of every tick whether the system is healthy as
 // the user at the edge sees it (Plan.Health), and remembers the last
@@ -279,9 +282,9 @@ const never = int64(1) << 62
 // healthRules is the registry of the health rules (health.rule; empty
 // picks the queue rule where calls wait for a capacity and the user at the
 // edge gives up, the goodput rule otherwise).
-func healthRules() []Kind {
+var healthRules = sync.OnceValue(func() []Kind {
 	return []Kind{
 		{Name: "queue", Doc: "healthy while the calls waiting are at most capacity × (the edge's timeout − latency − the network's round trip)", Engines: OnBoth},
 		{Name: "goodput", Doc: "healthy while, over the last window, successes are at least goodput × arrivals", Engines: OnBoth, Reads: []string{"goodput", "window"}},
 	}
-}
+})

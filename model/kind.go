@@ -3,6 +3,7 @@ package model
 import (
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // A family of kinds is a key of the scenario that picks one of several
@@ -81,8 +82,12 @@ type Family struct {
 }
 
 // Families lists every family of kinds the model registers, in the order
-// of the scenario's keys.
-func Families() []Family {
+// of the scenario's keys. The list is built once and shared: read it, do
+// not change it.
+func Families() []Family { return families() }
+
+// families builds Families' list, once per process.
+var families = sync.OnceValue(func() []Family {
 	return []Family{
 		{Name: "arrivals", Key: "arrivals", Kinds: arrivalKinds()},
 		{Name: "backoff", Key: "layer.N.backoff.kind", Kinds: backoffKinds()},
@@ -94,7 +99,7 @@ func Families() []Family {
 		{Name: "fault", Key: "fault.N.kind", Kinds: faultKinds()},
 		{Name: "health rule", Key: "health.rule", Kinds: healthRules()},
 	}
-}
+})
 
 // FamilyOf finds a family by the key that picks its kind ("budget.kind",
 // "layer.2.breaker.kind": any index matches N).

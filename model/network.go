@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // netSplit spreads n calls or answers over network delays, in ticks after
 // extra ones, into s.split: none; constant, rounded to the nearest tick; or
@@ -52,10 +55,10 @@ func (n *Network) bounds(dst []Bound) []Bound {
 }
 
 // networkKinds is the registry of the delays between layers.
-func networkKinds() []Kind {
+var networkKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
 		{Name: "none", Doc: "no delay: a call reaches the layer below in the tick it is sent", Engines: OnBoth},
 		{Name: "constant", Doc: "delay each way", Engines: OnStochastic, Reads: []string{"delay"}},
 		{Name: "exponential", Doc: "an exponential delay each way, delay on average", Engines: OnStochastic, Reads: []string{"delay"}},
 	}
-}
+})

@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // server is the dependency at the bottom of the stochastic engine's chain.
 // The engine tells it, tick by tick: begin (before any call arrives),
 // arrive (calls reaching it, in the order they come), work (after the
@@ -75,7 +77,7 @@ type serverKind struct {
 func (k serverKind) info() Kind { return k.Kind }
 
 // serverKinds is the registry of dependencies.
-func serverKinds() []serverKind {
+var serverKinds = sync.OnceValue(func() []serverKind {
 	return []serverKind{
 		{Kind: Kind{Name: "fifo", Doc: "a waiting room served oldest first, capacity calls a second", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
 			server: ServerFIFO, make: newQueueServer},
@@ -86,7 +88,7 @@ func serverKinds() []serverKind {
 		{Kind: Kind{Name: "latency", Doc: "no capacity limit: each call takes latency + latency_slope × the calls in flight (congestive collapse); chosen by capacity = 0 with latency_slope > 0, whatever dependency.queue says", Engines: OnStochastic, Reads: []string{"latency", "latency_slope"},
 			PickedBy: "capacity = 0 and latency_slope > 0"}, server: ServerLatency, make: newLatencyServer},
 	}
-}
+})
 
 // pickedServer is the dependency s picks, with the key that picks it.
 func pickedServer(s *Scenario) []chosenKind {
