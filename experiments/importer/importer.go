@@ -208,7 +208,7 @@ func read(f File) ([]*node, []string, error) {
 		}
 		if found == "" {
 			return nil, nil, &Error{File: d.file, Line: d.line, Col: d.col,
-				Msg: "cannot tell its format: expected a gRPC service config (methodConfig, retryThrottling), an Envoy route configuration, virtual host, route, cluster or bootstrap, an Istio VirtualService, a Linkerd ServiceProfile, or an AWS config file ([default], [profile NAME]); name the format with -format (" + strings.Join(FormatNames(), ", ") + ")"}
+				Msg: "cannot tell its format: expected a gRPC service config (methodConfig, retryThrottling), an Envoy RouteConfiguration, VirtualHost, Route or Cluster, an Istio VirtualService, a Linkerd ServiceProfile, or an AWS config file ([default], [profile NAME]); name the format with -format (" + strings.Join(FormatNames(), ", ") + ")"}
 		}
 		names = append(names, found)
 	}

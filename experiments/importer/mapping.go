@@ -25,7 +25,12 @@ func MappingMarkdown() string {
 	return b.String()
 }
 
+// capitalize drops a format's article and capitalizes its first word,
+// unless the word is a name spelled with capitals inside (gRPC).
 func capitalize(s string) string {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "a "), "an ")
+	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
+		return s
+	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }

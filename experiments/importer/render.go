@@ -85,7 +85,7 @@ seed = 1
 # A placeholder system: set the load, the dependency, the fault and the
 # chain's depth to yours ("stormlab keys" lists every key).
 [scenario]
-tick = "10ms"
+tick = "5ms"
 duration = "3m"
 load = 80
 dependency.capacity = 100

@@ -109,7 +109,7 @@ func parseTree(file string, data []byte) ([]*node, error) {
 		if err := json.Unmarshal(data, &v); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
-				line, col := lineCol(data, int(se.Offset))
+				line, col := lineCol(data, int(se.Offset)-1) // Offset is just past the byte at fault
 				return nil, &Error{File: file, Line: line, Col: col, Msg: "not valid JSON: " + se.Error()}
 			}
 			return nil, &Error{File: file, Msg: "not valid JSON: " + err.Error()}
