@@ -327,8 +327,9 @@
 //
 // Import translates the retry configuration a team ships into scenario
 // keys: a gRPC service config (JSON: methodConfig's timeout, retryPolicy
-// and hedgingPolicy, retryThrottling), an Envoy route configuration,
-// virtual host or route with the clusters it sends to (YAML or JSON:
+// and hedgingPolicy, retryThrottling), an Envoy bootstrap's static
+// resources, or a route configuration, virtual host or route with the
+// clusters it sends to (YAML or JSON:
 // retry_policy, the route timeout, circuit_breakers' retry_budget and
 // max_retries), an Istio VirtualService (http[].retries and timeout), a
 // Linkerd ServiceProfile (routes' isRetryable and timeout, retryBudget) or

@@ -10,14 +10,14 @@ import (
 // AWS: the shared config file of the AWS SDKs and the AWS CLI (~/.aws/config),
 // an INI file of profiles, of which retry_mode and max_attempts set the
 // retries. The semantics follow the AWS SDKs and Tools Reference Guide
-// ("Retry behavior"): the standard mode's attempts, its exponential backoff
-// with full jitter and its retry quota.
+// ("Retry behavior", as revised in 2026): the standard mode's attempts, its
+// exponential backoff with full jitter and its retry quota.
 
 func awsFormat() Format {
 	return Format{
 		Name:      "aws",
 		Doc:       "an AWS shared config file",
-		Sources:   "the AWS SDKs and Tools Reference Guide, \"Retry behavior\" (retry_mode, max_attempts, the standard mode's backoff and retry quota) and \"Shared config and credentials files\" (profiles)",
+		Sources:   "the AWS SDKs and Tools Reference Guide, \"Retry behavior\" (retry_mode, max_attempts, the standard mode's backoff and retry quota, as revised in 2026) and \"Shared config and credentials files\" (profiles), and the AWS Developer Tools Blog's \"Announcing updated retry behavior for AWS SDKs and Tools\"",
 		Rules:     awsRules(),
 		is:        nil, // told by its INI form
 		canon:     same,
@@ -25,18 +25,26 @@ func awsFormat() Format {
 	}
 }
 
-// The standard retry mode's constants (AWS SDKs and Tools Reference Guide).
+// The standard retry mode's constants (AWS SDKs and Tools Reference Guide,
+// "Retry behavior", as revised in 2026 and the default since November
+// 2026), for errors other than throttling: an overloaded or failed server's
+// 5xx answers and timeouts.
 const (
 	awsStandardAttempts = 3
-	awsBackoffBase      = model.Duration(time.Second)      // the wait's bound before retry i is 2^(i−1) s ...
-	awsMaxBackoff       = model.Duration(20 * time.Second) // ... at most 20 s
+	awsRetryCost        = 14                                    // tokens a retry takes, after a timeout too
+	awsBackoffBase      = model.Duration(50 * time.Millisecond) // the wait's bound before retry i is 2^(i−1) × 50 ms ...
+	awsMaxBackoff       = model.Duration(20 * time.Second)      // ... at most 20 s
 )
+
+// awsSays is how the standard mode's quota and backoff map, and what an
+// SDK released before the 2026 revision does instead.
+const awsSays = "stormlab's aws budget: a quota of 500 tokens per client, a retry takes 14 (after a timeout too), a first-try success adds 1, a successful retry gives back its cost; waits of random(0, min(2^(i−1) × 50 ms, 20 s)) before retry i. These are the values of the 2026 revision, the default since November 2026; an older SDK (or AWS_NEW_RETRIES_2026=false) takes 5 tokens a retry, 10 after a timeout, and waits from 1 s. Against throttling errors (429, ThrottlingException) the revision takes 5 tokens and waits from 1 s: set budget.retry_cost and layer.0.backoff.base to those if the dependency throttles"
 
 func awsRules() []Rule {
 	return []Rule{
 		{"[default]", nil, "the default profile: a policy when it sets retry_mode or max_attempts"},
 		{"[profile]", nil, "a named profile: a policy when it sets retry_mode or max_attempts"},
-		{"[profile].retry_mode", []string{"budget.kind", "budget.scope", "layer.0.backoff.kind", "layer.0.backoff.jitter", "layer.0.backoff.base", "layer.0.backoff.factor", "layer.0.backoff.cap"}, "standard: a retry quota per client (stormlab's aws budget at its defaults: 500 tokens, a retry takes 5, a retry after a timeout 10, a success on the first try adds 1, a successful retry gives back its cost) and waits of random(0, min(2^(i−1) s, 20 s)) before retry i (exponential from 1 s, factor 2, cap 20 s, full jitter). adaptive: the same, plus a client-side rate limiter that slows every request after throttling errors, which is not modelled. legacy: specific to each SDK (its backoff, its quota if any): not mapped but for max_attempts. Unset: the SDK's own default mode, read as standard"},
+		{"[profile].retry_mode", []string{"budget.kind", "budget.scope", "budget.retry_cost", "budget.timeout_cost", "layer.0.backoff.kind", "layer.0.backoff.jitter", "layer.0.backoff.base", "layer.0.backoff.factor", "layer.0.backoff.cap"}, "standard: " + awsSays + ". adaptive: the same, plus a client-side rate limiter that slows every request after throttling errors, which is not modelled. legacy: specific to each SDK (its backoff, its quota if any): not mapped but for max_attempts. Unset: standard, the default of every SDK since the 2026 revision"},
 		{"[profile].max_attempts", []string{"layer.0.attempts"}, "tries per call, the first included; 3 unset in standard and adaptive mode"},
 		{"[profile].*", nil, "not a retry setting (region, credentials, endpoints, output): not modelled; values are not repeated, since the file may hold secrets"},
 		{"[sso-session]", nil, "single sign-on settings: not modelled"},
@@ -137,20 +145,22 @@ func (t *translation) awsProfile(sec *node, name string) error {
 		t.leaveAll(p, sec, "retry_mode", "max_attempts")
 		return nil
 	}
-	says := "the " + m + " mode's retry quota, per client: stormlab's aws budget at its defaults (500 tokens, a retry takes 5, after a timeout 10, a first-try success adds 1, a successful retry gives back its cost)"
+	says := "the " + m + " mode's retry quota, one per SDK client"
 	if mode == nil {
-		says = "retry_mode unset: the SDK's default mode, read as standard; " + says
+		says = "retry_mode unset: standard, every SDK's default since the 2026 revision; " + says
 	}
 	if m == "adaptive" {
 		says += "; adaptive mode's client-side rate limiter, which slows every request after throttling errors, is not modelled"
 	}
-	t.set(p, "budget.kind", "aws", says, modeSrc)
+	t.set(p, "budget.kind", "aws", says+": "+awsSays, modeSrc)
 	t.set(p, "budget.scope", "client", "the quota is kept per SDK client", modeSrc)
+	t.set(p, "budget.retry_cost", awsRetryCost, "tokens a retry after an error takes (5 before the 2026 revision)", modeSrc)
+	t.set(p, "budget.timeout_cost", awsRetryCost, "a timeout costs as any other error since the 2026 revision (10 before it)", modeSrc)
 	t.set(p, "layer.0.backoff.kind", "exponential", "the wait's bound doubles with each retry", modeSrc)
 	t.set(p, "layer.0.backoff.jitter", "full", "the wait is drawn uniformly from 0 to its bound", modeSrc)
-	t.set(p, "layer.0.backoff.base", awsBackoffBase, "the first retry waits random(0, 1 s)", modeSrc)
+	t.set(p, "layer.0.backoff.base", awsBackoffBase, "the first retry waits random(0, 50 ms) (1 s before the 2026 revision, and against throttling errors)", modeSrc)
 	t.set(p, "layer.0.backoff.factor", 2.0, "the bound doubles per retry", modeSrc)
-	t.set(p, "layer.0.backoff.cap", awsMaxBackoff, "no wait beyond 20 s", modeSrc)
+	t.set(p, "layer.0.backoff.cap", awsMaxBackoff, "no bound beyond 20 s, applied before the jitter is drawn", modeSrc)
 	t.leaveAll(p, sec, "retry_mode", "max_attempts")
 	return nil
 }

@@ -10,14 +10,15 @@ import (
 
 // Envoy: a route configuration (RouteConfiguration, VirtualHost or Route,
 // as the xDS v3 API writes them in YAML or JSON) and the clusters its
-// routes send to (Cluster, for its circuit_breakers). The semantics follow
+// routes send to (Cluster, for its circuit_breakers), alone or as the
+// static resources of a bootstrap file (envoy_bootstrap.go). The semantics follow
 // Envoy's API reference (route_components.proto, cluster/v3/circuit_breaker.proto,
 // core/v3/backoff.proto) and its router filter's documentation.
 
 func envoyFormat() Format {
 	return Format{
 		Name:      "envoy",
-		Doc:       "an Envoy route configuration and cluster",
+		Doc:       "an Envoy bootstrap, route configuration or cluster",
 		Sources:   "Envoy's API reference (config.route.v3 RetryPolicy, RouteAction; config.cluster.v3 CircuitBreakers) and its router filter documentation (x-envoy-max-retries, retry back-off)",
 		Rules:     envoyRules(),
 		is:        isEnvoy,
@@ -38,6 +39,22 @@ const (
 
 func envoyRules() []Rule {
 	return []Rule{
+		{"Bootstrap.static_resources", nil, "read for its listeners' HTTP routes and its clusters"},
+		{"Bootstrap.static_resources.listeners", nil, "read for their HTTP connection managers' route_config"},
+		{"Bootstrap.static_resources.clusters", nil, "each a Cluster, below"},
+		{"Bootstrap.static_resources.*", nil, "secrets and the other static resources are not modelled"},
+		{"Bootstrap.*", nil, "the node, admin, runtime, statistics, tracing and xDS sources are not modelled; routes and clusters sent by xDS are not in the file, so import reads static resources only"},
+		{"Listener.filter_chains", nil, "read for their HTTP connection managers"},
+		{"Listener.*", nil, "addresses, listener filters and socket options are not modelled"},
+		{"FilterChain.filters", nil, "read for an HTTP connection manager"},
+		{"FilterChain.*", nil, "the chain's match and transport socket are not modelled"},
+		{"Filter", nil, "a network filter other than the HTTP connection manager: it routes no HTTP requests"},
+		{"Filter.name", nil, "tells the HTTP connection manager"},
+		{"Filter.typed_config", nil, "the HTTP connection manager's configuration (its @type)"},
+		{"Filter.*", nil, "not modelled"},
+		{"HttpConnectionManager.route_config", nil, "a RouteConfiguration, below"},
+		{"HttpConnectionManager.rds", nil, "routes sent by RDS are not in the file: not modelled"},
+		{"HttpConnectionManager.*", nil, "the HTTP filters, codec, statistics and connection settings are not modelled"},
 		{"RouteConfiguration.name", nil, "names the policies"},
 		{"RouteConfiguration.virtual_hosts", nil, "a policy per route of each virtual host"},
 		{"RouteConfiguration.*", nil, "headers, cluster validation and the other listener-wide settings are not modelled"},
@@ -121,6 +138,8 @@ func envoyKind(root *node) string {
 	}
 	has := func(k string) bool { return root.child(k, lowerSnake) != nil }
 	switch {
+	case has("static_resources") || has("dynamic_resources") || has("admin") || has("node"):
+		return "Bootstrap"
 	case has("virtual_hosts"):
 		return "RouteConfiguration"
 	case has("domains"):
@@ -139,20 +158,37 @@ func translateEnvoy(t *translation, docs []*node) error {
 	clusters := map[string]*envoyCluster{}
 	var order []*envoyCluster
 	var routes []*node
+	addCluster := func(d *node) error {
+		c, err := t.envoyCluster(d)
+		if err != nil {
+			return err
+		}
+		if prev, ok := clusters[c.name]; ok {
+			return bad(d.child("name", lowerSnake), "cluster %q given twice (first at %s:%d)", c.name, prev.n.file, prev.n.line)
+		}
+		clusters[c.name] = c
+		order = append(order, c)
+		return nil
+	}
 	for _, d := range docs {
 		switch envoyKind(d) {
 		case "Cluster":
-			c, err := t.envoyCluster(d)
+			if err := addCluster(d); err != nil {
+				return err
+			}
+		case "Bootstrap":
+			cs, rcs, err := t.envoyBootstrap(d)
 			if err != nil {
 				return err
 			}
-			if prev, ok := clusters[c.name]; ok {
-				return bad(d.child("name", lowerSnake), "cluster %q given twice (first at %s:%d)", c.name, prev.n.file, prev.n.line)
+			for _, c := range cs {
+				if err := addCluster(c); err != nil {
+					return err
+				}
 			}
-			clusters[c.name] = c
-			order = append(order, c)
+			routes = append(routes, rcs...)
 		case "":
-			return bad(d, "not an Envoy RouteConfiguration, VirtualHost, Route or Cluster")
+			return bad(d, "not an Envoy Bootstrap, RouteConfiguration, VirtualHost, Route or Cluster")
 		default:
 			routes = append(routes, d)
 		}
@@ -163,6 +199,9 @@ func translateEnvoy(t *translation, docs []*node) error {
 		case "RouteConfiguration":
 			t.anchor(d, "RouteConfiguration")
 			err = t.envoyRouteConfig(d, clusters)
+		default:
+			t.anchor(d, "RouteConfiguration")
+			t.leave(nil, d, "a route configuration without virtual hosts: no routes")
 		case "VirtualHost":
 			err = t.envoyVirtualHost(d, "", clusters)
 		case "Route":

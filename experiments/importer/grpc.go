@@ -171,8 +171,13 @@ func (t *translation) grpcThrottle(root *node) (grpcThrottleKeys, error) {
 		if err != nil {
 			return th, err
 		}
-		if v <= 0 {
+		switch {
+		case v <= 0:
 			return th, bad(f.n, "must be above 0 (gRFC A6), got %v", v)
+		case f.name == "maxTokens" && v > 1000:
+			return th, bad(f.n, "must be at most 1000 (gRFC A6), got %v", v)
+		case f.name == "tokenRatio" && v < 0.001:
+			return th, bad(f.n, "must be at least 0.001: gRPC keeps three decimals of it (gRFC A6), got %v", v)
 		}
 		*f.v = v
 	}

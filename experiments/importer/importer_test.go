@@ -4,8 +4,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -20,6 +18,7 @@ var examples = []struct {
 }{
 	{"grpc", []string{"grpc.json"}},
 	{"envoy", []string{"envoy-route.yaml", "envoy-clusters.yaml"}},
+	{"envoy-bootstrap", []string{"envoy-bootstrap.yaml"}},
 	{"istio", []string{"istio.yaml"}},
 	{"linkerd", []string{"linkerd.yaml"}},
 	{"aws", []string{"aws-config"}},
@@ -177,6 +176,3 @@ func formatOf(t *testing.T, res *Result, file string) Format {
 	t.Fatalf("no format for %s", file)
 	return Format{}
 }
-
-var _ = strconv.Itoa
-var _ = strings.Contains

@@ -18,7 +18,7 @@ func linkerdFormat() Format {
 	return Format{
 		Name:      "linkerd",
 		Doc:       "a Linkerd ServiceProfile",
-		Sources:   "Linkerd's ServiceProfile reference and its Configuring Retries and Configuring Timeouts tasks; Finagle's RetryBudget for the budget's semantics",
+		Sources:   "Linkerd's ServiceProfile reference, its Retries and Timeouts page and its Configuring Retries and Configuring Timeouts tasks; Finagle's RetryBudget for the budget's semantics",
 		Rules:     linkerdRules(),
 		is:        func(root *node) bool { return isKube(root, "linkerd.io", "ServiceProfile") },
 		canon:     same,
