@@ -42,13 +42,13 @@ func istioRules() []Rule {
 		Rule{"spec.http[].name", nil, "names the policy"},
 		Rule{"spec.http[].match", nil, "which requests the route takes: stormlab does not tell requests apart"},
 		Rule{"spec.http[].timeout", []string{"deadline", "layer.0.timeout"}, "the request's timeout, its retries included (Envoy's route timeout); unset, Istio disables it: no deadline"},
-		Rule{"spec.http[].retries", []string{"layer.0.attempts", "layer.0.backoff.kind", "layer.0.backoff.jitter", "layer.0.backoff.factor", "layer.0.backoff.base", "layer.0.backoff.cap", "budget.kind"}, "Istio sets no back-off, so Envoy's default applies: fully jittered exponential from 25 ms, at most 250 ms (see the Envoy rows for how it differs from stormlab's). Unset: Istio's default policy, 2 retries on connect-failure, refused-stream, unavailable, cancelled and 503 (attempts = 3). Istio sets Envoy's max_retries from a DestinationRule's connectionPool.http.maxRetries, 2^32 − 1 unless set: no retry budget (budget.kind = \"none\")"},
+		Rule{"spec.http[].retries", []string{"layer.0.attempts", "layer.0.backoff.kind", "layer.0.backoff.jitter", "layer.0.backoff.factor", "layer.0.backoff.base", "layer.0.backoff.cap", "budget.kind"}, "Envoy's back-off: fully jittered exponential from base_interval (25 ms unless retries.backoff sets it), at most 10 times that (see the Envoy rows for how it differs from stormlab's). Unset: Istio's default policy, 2 retries on connect-failure, refused-stream, unavailable, cancelled and 503 (attempts = 3). Istio sets Envoy's max_retries from a DestinationRule's connectionPool.http.maxRetries, 2^32 − 1 unless set: no retry budget (budget.kind = \"none\")"},
 		Rule{"spec.http[].retries.attempts", []string{"layer.0.attempts"}, "retries, not tries: attempts = retries.attempts + 1; 0 or unset disables retries"},
 		Rule{"spec.http[].retries.perTryTimeout", []string{"layer.0.timeout"}, "each try's timeout; unset, a try may take the route's timeout (none when that is unset: waits forever, 0)"},
 		Rule{"spec.http[].retries.retryOn", nil, "which failures are retried (Envoy's retry_on and gRPC conditions, or status codes): stormlab retries every failed try; the import says whether the conditions cover an overloaded or failed server"},
 		Rule{"spec.http[].retries.retryRemoteLocalities", nil, "whether retries go to other localities: stormlab has one dependency"},
 		Rule{"spec.http[].retries.retryIgnorePreviousHosts", nil, "whether a retry avoids the hosts tried: stormlab has one dependency"},
-		Rule{"spec.http[].retries.backoff", nil, "the wait before a retry as newer Istio releases set it: not mapped; the keys keep Envoy's default back-off"},
+		Rule{"spec.http[].retries.backoff", []string{"layer.0.backoff.base", "layer.0.backoff.cap"}, "Istio hands it to Envoy as retry_back_off.base_interval, so max_interval is 10 times it; unset, Envoy's 25 ms"},
 		Rule{"spec.http[].*", nil, "routing, rewriting, fault injection, mirroring, CORS and headers are not modelled"},
 	)
 }
@@ -165,7 +165,7 @@ func (t *translation) istioRoute(vs string, i int, r *node) error {
 		} else if retries > 0 {
 			t.leaveUnset(p, rt, "retryOn", envoyRetryOnWhy(istioDefaultRetryOn+",503", "Istio's default retryOn"))
 		}
-		t.leaveAll(p, rt, "attempts", "perTryTimeout", "retryOn")
+		t.leaveAll(p, rt, "attempts", "perTryTimeout", "retryOn", "backoff")
 	}
 	says := "perTryTimeout unset: a try may take the route's timeout"
 	if perTry == 0 {
@@ -179,11 +179,24 @@ func (t *translation) istioRoute(vs string, i int, r *node) error {
 		if rt != nil {
 			from = at(rt)
 		}
-		t.set(p, "layer.0.backoff.kind", "exponential", "Istio sets no back-off: Envoy's default, exponential", from)
+		t.set(p, "layer.0.backoff.kind", "exponential", "Envoy's back-off, exponential in the retry's number", from)
 		t.set(p, "layer.0.backoff.jitter", "full", "Envoy draws each wait uniformly from 0 to its bound", from)
-		t.set(p, "layer.0.backoff.factor", 2.0, "Envoy's bound before retry N is (2^N − 1) × 25 ms, stormlab's 25 ms × 2^(N−1): the same first wait, later bounds up to half of Envoy's", from)
-		t.set(p, "layer.0.backoff.base", envoyBaseInterval, "Envoy's default base_interval", from)
-		t.set(p, "layer.0.backoff.cap", envoyBaseInterval*envoyMaxIntervalX, "Envoy's default max_interval, 10 × base_interval", from)
+		t.set(p, "layer.0.backoff.factor", 2.0, "Envoy's bound before retry N is (2^N − 1) × base_interval, stormlab's base × 2^(N−1): the same first wait, later bounds up to half of Envoy's", from)
+		base, baseSays, baseSrc := envoyBaseInterval, "retries.backoff unset: Envoy's default base_interval", from
+		if rt != nil {
+			if bn := rt.child("backoff", same); bn != nil {
+				d, err := goDuration(bn)
+				if err != nil {
+					return err
+				}
+				if d <= 0 {
+					return bad(bn, "must be more than 0s (Envoy's base_interval)")
+				}
+				base, baseSays, baseSrc = d, "Istio hands it to Envoy as base_interval: the first retry waits random(0, backoff)", at(bn)
+			}
+		}
+		t.set(p, "layer.0.backoff.base", base, baseSays, baseSrc)
+		t.set(p, "layer.0.backoff.cap", base*envoyMaxIntervalX, "Envoy's max_interval, 10 × base_interval, as Istio sets none", baseSrc)
 	}
 	t.set(p, "budget.kind", "none", "Istio sets Envoy's max_retries from a DestinationRule's connectionPool.http.maxRetries, 2^32 − 1 unless set: no limit", unsetIn(r, "retries"))
 	t.leaveAll(p, r, "name", "timeout", "retries")
