@@ -1,8 +1,9 @@
 // Package importer turns the retry configuration a team ships into
 // stormlab's scenario keys: a gRPC service config, an Envoy route and
 // cluster, an Istio VirtualService, a Linkerd ServiceProfile and the AWS
-// SDKs' shared config file. Each format is one file here, a pure function
-// from the parsed files to policies: each policy is one caller as its
+// SDKs' shared config file. Each format is one file here (an Envoy
+// bootstrap's static resources a second), a pure function from the parsed
+// files to policies: each policy is one caller as its
 // configuration sets it up, a set of keys with, for each, the fields it
 // comes from and the published semantics the mapping follows; and every
 // field that stormlab does not model is named with the reason. No field
