@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -463,7 +464,7 @@ func envoyRetryOnWhy(s, who string) string {
 	var hit []string
 	for _, c := range strings.Split(s, ",") {
 		c = strings.TrimSpace(c)
-		if contains(envoyOverload, c) || c == "503" {
+		if slices.Contains(envoyOverload, c) || c == "503" {
 			hit = append(hit, c)
 		}
 	}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,7 +75,7 @@ func isGRPC(root *node) bool {
 		return false
 	}
 	for _, k := range root.keys {
-		if contains(grpcTop, lowerCamel(k)) {
+		if slices.Contains(grpcTop, lowerCamel(k)) {
 			return true
 		}
 	}
@@ -355,7 +356,7 @@ func grpcCodeList(n *node, required bool) ([]string, error) {
 				continue
 			}
 		}
-		if c.kind == scalarNode && c.tag == "!!str" && contains(grpcCodes, c.value) {
+		if c.kind == scalarNode && c.tag == "!!str" && slices.Contains(grpcCodes, c.value) {
 			out = append(out, c.value)
 			continue
 		}

@@ -1,6 +1,9 @@
 package importer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // translation builds a Result from one format's documents: it makes the
 // policies, records where every key comes from and every field stormlab
@@ -164,17 +167,8 @@ func (t *translation) leaveAll(p *Policy, n *node, keep ...string) {
 		return
 	}
 	for i, k := range n.keys {
-		if c := t.format.canon(k); !contains(keep, c) {
+		if c := t.format.canon(k); !slices.Contains(keep, c) {
 			t.leave(p, n.items[i], t.why(n.items[i]))
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ func table(n *node, what string, canon func(string) string, allowed []string) er
 	}
 	for i, k := range n.keys {
 		c := canon(k)
-		if c == "@type" || contains(allowed, c) {
+		if c == "@type" || slices.Contains(allowed, c) {
 			continue
 		}
 		return bad(n.items[i], "unknown field %q%s; %s has %s", k, sweep.DidYouMean(c, allowed), what, strings.Join(allowed, ", "))
