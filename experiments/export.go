@@ -188,6 +188,20 @@ func within(ss []model.Setting, prefix string) map[string]any {
 	return out
 }
 
+// TOMLAssign is the line key = value as an experiment file writes it: the
+// key dotted where it has several parts, the value a string, bool, int,
+// int64, float64 or a list or table of them (a model.Duration as its
+// string). Programs that write experiment files use it, so that every
+// file stormlab writes spells values one way.
+func TOMLAssign(key string, v any) string {
+	if d, ok := v.(model.Duration); ok {
+		v = d.String()
+	}
+	var b bytes.Buffer
+	line(&b, key, v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // line writes key = value, the key dotted where it has several parts.
 func line(b *bytes.Buffer, key string, v any) {
 	parts := strings.Split(key, ".")

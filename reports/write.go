@@ -348,6 +348,35 @@ func WriteIndex(dir string) error {
 	return replaceFile(filepath.Join(dir, spec.IndexName), []byte(b.String()))
 }
 
+// CreateFile writes data to path, a file that must not exist yet: written
+// beside it and linked into place, so that path is never seen half-written
+// and a file that appears meanwhile is not replaced. An existing path is a
+// *RefusedError.
+func CreateFile(path string, data []byte) (err error) {
+	if _, err := os.Lstat(path); err == nil {
+		return &RefusedError{Path: path, Msg: "exists; stormlab writes a new file only, so remove it or name another"}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	if err = os.Link(f.Name(), path); errors.Is(err, fs.ErrExist) {
+		return &RefusedError{Path: path, Msg: "exists; stormlab writes a new file only, so remove it or name another"}
+	}
+	return err
+}
+
 // replaceFile writes data to a new file beside path and renames it into
 // place; on any error the new file is removed, and path is as it was.
 func replaceFile(path string, data []byte) (err error) {

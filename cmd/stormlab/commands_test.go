@@ -26,7 +26,7 @@ import (
 // shows, and new empty folders too). An -out outside the repository
 // (/tmp/r) is sent to a temporary folder. Merge lines run after the
 // others, over the shards those wrote under out/. Lines that only show a
-// synopsis (FILE.toml, SHARD_DIR) are not commands; make lines are the
+// synopsis (FILE.toml, SHARD_DIR, FILE ...) are not commands; make lines are the
 // Makefile's.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
@@ -41,7 +41,7 @@ func TestREADMECommands(t *testing.T) {
 		}
 		lines = append(lines, commandLines(string(readme))...)
 	}
-	for _, u := range []string{usage, runUsage, mergeUsage, checkUsage, validateUsage, manualText(t)} {
+	for _, u := range []string{usage, runUsage, mergeUsage, checkUsage, validateUsage, importUsage, manualText(t)} {
 		lines = append(lines, usageLines(u)...)
 	}
 	// serve runs until Ctrl-C: TestServeCommand starts and stops it.
@@ -50,7 +50,7 @@ func TestREADMECommands(t *testing.T) {
 	lines = slices.Compact(lines)
 	merges := func(l string) bool { return strings.HasPrefix(l, "stormlab merge ") }
 	lines = append(slices.DeleteFunc(slices.Clone(lines), merges), slices.DeleteFunc(lines, func(l string) bool { return !merges(l) })...)
-	for _, want := range []string{"stormlab run ", "stormlab merge ", "stormlab check", "stormlab validate ", "stormlab keys"} {
+	for _, want := range []string{"stormlab run ", "stormlab merge ", "stormlab check", "stormlab validate ", "stormlab keys", "stormlab import "} {
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
 			t.Errorf("no %q line found in the README, the usage texts or the manual", want)
 		}
@@ -212,7 +212,7 @@ func usageLines(text string) []string {
 // isCommand reports whether a line is a stormlab command rather than a
 // synopsis.
 func isCommand(s string) bool {
-	return strings.HasPrefix(s, "stormlab ") && !strings.Contains(s, "FILE.toml") && !strings.Contains(s, "SHARD_DIR")
+	return strings.HasPrefix(s, "stormlab ") && !strings.Contains(s, "FILE.toml") && !strings.Contains(s, "SHARD_DIR") && !strings.Contains(s, "FILE ...")
 }
 
 // snapshot lists the files under dir with their sizes and times.

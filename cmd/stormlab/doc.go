@@ -13,6 +13,7 @@
 //	stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 //	stormlab keys
 //	stormlab serve [-addr HOST:PORT] [FILE.toml ...]
+//	stormlab import [-o FILE] [-format NAME] FILE ...
 //
 // Flags may come before, between or after the files. "stormlab COMMAND -h"
 // prints a command's flags and examples in short and exits 0; this manual
@@ -321,6 +322,59 @@
 //	stormlab serve
 //	stormlab serve experiments/server-60.toml
 //	stormlab serve -addr 127.0.0.1:9000 experiments/*.toml
+//
+// # stormlab import
+//
+// Import translates the retry configuration a team ships into scenario
+// keys: a gRPC service config (JSON: methodConfig's timeout, retryPolicy
+// and hedgingPolicy, retryThrottling), an Envoy bootstrap's static
+// resources, or a route configuration, virtual host or route with the
+// clusters it sends to (YAML or JSON:
+// retry_policy, the route timeout, circuit_breakers' retry_budget and
+// max_retries), an Istio VirtualService (http[].retries and timeout), a
+// Linkerd ServiceProfile (routes' isRetryable and timeout, retryBudget) or
+// an AWS shared config file (retry_mode, max_attempts). Each file's format
+// is told from its content unless -format names it; a YAML file may hold
+// several documents, and the files of one command are read together, so
+// an Envoy route finds its cluster in another file.
+//
+// It prints a [[policy]] table per caller the files set up (a gRPC method
+// config, an Envoy or Istio route, a Linkerd route, an AWS profile), to
+// paste into an experiment on the stochastic engine: the keys of the edge
+// layer (layer.0), the budget and the deadline, each under a comment
+// naming the fields it comes from (file:line:column, the field and its
+// value, or "unset" and the default that applies) and the published
+// semantics it follows, where they differ from stormlab's; then a comment
+// line per field that stormlab does not model, saying why. No field is
+// dropped: one that no translation reads is named too. AWS settings are
+// named without their values, since the file may hold credentials. The
+// mapping, field by field, is the section "Importing real configuration"
+// of experiments/README.md. Before it prints anything, import loads the
+// experiment the keys make, as stormlab validate does.
+//
+// Flags:
+//
+//   - -o FILE: write a whole experiment file instead, a placeholder system
+//     (load, dependency, a 10 s outage) with the imported policies as its
+//     policy axis, which stormlab validate accepts; set the system to
+//     yours. FILE must not exist: import writes a new file only, and
+//     whole (written beside it, then linked into place), making its folder
+//     if need be.
+//   - -format NAME: read every file as grpc, envoy, istio, linkerd or aws.
+//
+// Bad input (a syntax error, a field the format does not have, a value out
+// of its range, a file of no known format) is one line naming the file,
+// line:column, the field and what is allowed, and exit 2, with nothing
+// written:
+//
+//	stormlab: grpc.json:9:9: methodConfig[0].retryPolicy.maxAttempts: must be 2 or more (gRFC A6; gRPC takes a value above 5 as 5), got 1
+//
+// Examples:
+//
+//	stormlab import experiments/importer/testdata/grpc.json
+//	stormlab import experiments/importer/testdata/envoy-route.yaml experiments/importer/testdata/envoy-clusters.yaml
+//	stormlab import -o out/imported.toml experiments/importer/testdata/istio.yaml
+//	stormlab import -format aws experiments/importer/testdata/aws-config
 //
 // # Exit codes
 //

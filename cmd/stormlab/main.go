@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/importer"
 	"github.com/stormlab/stormlab/reports"
 )
 
@@ -52,7 +53,8 @@ func exitCode(stderr io.Writer, err error) int {
 	var ue *usageError
 	var le *experiments.Error
 	var re *reports.RefusedError
-	if errors.As(err, &ue) || errors.As(err, &le) || errors.As(err, &re) {
+	var ie *importer.Error
+	if errors.As(err, &ue) || errors.As(err, &le) || errors.As(err, &re) || errors.As(err, &ie) {
 		return 2
 	}
 	return 1
@@ -67,6 +69,7 @@ Usage:
   stormlab validate [-set PATH=VALUE ...] FILE.toml ...
   stormlab keys
   stormlab serve [-addr HOST:PORT] [FILE.toml ...]
+  stormlab import [-o FILE] [-format NAME] FILE ...
 
 Run "stormlab COMMAND -h" for a command's flags and examples.
 ` + manualRef + `
@@ -89,6 +92,7 @@ func commands() []subcommand {
 		{"validate", func(w io.Writer) *flag.FlagSet { fs, _ := newValidateFlags(w); return fs }, cmdValidate},
 		{"keys", nil, cmdKeys},
 		{"serve", func(w io.Writer) *flag.FlagSet { fs, _ := newServeFlags(w); return fs }, cmdServe},
+		{"import", func(w io.Writer) *flag.FlagSet { fs, _, _ := newImportFlags(w); return fs }, cmdImport},
 	}
 }
 

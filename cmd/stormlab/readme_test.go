@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stormlab/stormlab/experiments/importer"
 	"github.com/stormlab/stormlab/reports"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated sections of experiments/README.md")
 
 // TestREADMEReference keeps the generated tables of the experiment files'
-// reference (scenario keys, results.csv and tipping.csv columns) equal to
+// reference (scenario keys, results.csv and tipping.csv columns, the
+// import mapping) equal to
 // what the code defines; -update rewrites them.
 func TestREADMEReference(t *testing.T) {
 	const path = "../../experiments/README.md"
@@ -25,6 +27,7 @@ func TestREADMEReference(t *testing.T) {
 		{"keys", reports.KeysMarkdown()},
 		{"columns", reports.ColumnsMarkdown()},
 		{"tipping-columns", reports.TippingColumnsMarkdown()},
+		{"import-mapping", importer.MappingMarkdown()},
 	} {
 		open := "<!-- " + s.marker + ":"
 		i := strings.Index(text, open)
