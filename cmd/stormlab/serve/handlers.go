@@ -135,7 +135,8 @@ func (s *Server) liveFrom(r *http.Request, st setup) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tl, s.fits(tl, nil)
+	_, _, err = s.planOf(tl, nil)
+	return tl, err
 }
 
 // resetRun starts the run again, with the setup sent or its own.

@@ -5,15 +5,10 @@ import "github.com/stormlab/stormlab/model"
 // capRows is the rows a run of the timeline may reach.
 func (s *Server) capRows(tl *live) int { return max(1, int(s.opt.MaxLength.Seconds()/tl.step)) }
 
-// fits refuses a timeline whose run could outgrow the memory a live run
-// may hold, by the engine's estimate from above of its state over the
-// longest a run may last, before a core is spent finding out.
-func (s *Server) fits(tl *live, steps []intervention) error {
-	e, err := tl.parse(s.capRows(tl), steps)
-	if err != nil {
-		return err
-	}
-	p := e.Grid.Cells()[0].Plan
+// fits refuses a run's plan (over the longest a run may last) whose state
+// could outgrow the memory a live run may hold, by the engine's estimate
+// from above, before a core is spent finding out.
+func (s *Server) fits(p *model.Plan) error {
 	worst := p.Cost(true).State
 	for _, c := range p.Changes {
 		worst = max(worst, c.Plan.Cost(true).State)

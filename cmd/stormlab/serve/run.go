@@ -14,21 +14,21 @@ import (
 // maxPending is the events kept for a page that is not attached.
 const maxPending = 64
 
-// run is one live run, owned by one browser tab: its timeline, the rows
-// simulated ahead of the page and those already streamed, and how fast
-// they go. One stream at a time feeds its page; the handlers change it
-// under mu and wake the stream.
+// run is one live run, owned by one browser tab: its timeline, its engine
+// standing at the last row streamed, the rows streamed, and how fast they
+// go. One stream at a time feeds its page; the handlers change it under
+// mu and wake the stream.
 type run struct {
 	id  string
 	srv *Server
 
+	engMu sync.Mutex // taken before mu; held while the engine advances
+	eng   engine
+
 	mu       sync.Mutex
 	tl       *live
-	version  int               // bumps with every intervention and reset
 	sent     []model.SeriesRow // the rows streamed: the run so far
-	ahead    []model.SeriesRow // rows simulated beyond sent, for version aheadFor
-	aheadFor int
-	policy   string // the experiment's policy the run follows now; "" after a change by hand
+	policy   string            // the experiment's policy the run follows now; "" after a change by hand
 	speed    speed
 	paused   bool
 	pauseAt  int    // pause when this many rows are streamed (0: not set)
@@ -79,38 +79,38 @@ func (r *run) endLocked(why string) {
 
 // intervene adds an intervention at the moment the page has reached,
 // after checking the run's file with it, as the loader checks any file.
+// The fault is unforeseen (model/unforeseen.go): the run takes it up at
+// its start, as the live engine does, and so does the exported file.
 func (r *run) intervene(st intervention, policy string) error {
+	r.engMu.Lock()
+	defer r.engMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ended != "" {
 		return badInput("the run has ended (%s); reset to start again", r.ended)
 	}
+	if len(r.tl.steps) >= maxInterventions {
+		return badInput("a run takes at most %d faults and changes; export it, or reset to start again", maxInterventions)
+	}
 	st.Row = len(r.sent)
 	if st.Fault != nil {
 		f := *st.Fault
 		f.Start = r.tl.at(st.Row)
+		f.Unforeseen = true
 		st.Fault = &f
 	}
 	steps := append(slices.Clone(r.tl.steps), st)
-	if _, err := r.tl.parse(st.Row+1, steps); err != nil {
-		return err
-	}
-	if err := r.srv.fits(r.tl, steps); err != nil {
+	p, _, err := r.srv.planOf(r.tl, steps)
+	if err != nil {
 		return err
 	}
 	r.tl.steps = steps
 	if st.Fault == nil {
 		r.policy = policy
 	}
-	r.changedLocked()
-	return nil
-}
-
-// changedLocked marks what was simulated ahead as stale and tells the page.
-func (r *run) changedLocked() {
-	r.version++
-	r.ahead = nil
+	r.replanLocked(p)
 	r.pushLocked(event{"state", r.stateLocked(false)})
+	return nil
 }
 
 // current is the run's file over the rows streamed and one more, and the
@@ -151,11 +151,13 @@ func (r *run) control(s *speed, paused *bool, pauseAt *float64) error {
 
 // reset starts the run again from its start, with a new setup.
 func (r *run) reset(tl *live) {
+	r.engMu.Lock()
+	defer r.engMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopAroundLocked()
-	r.tl, r.sent, r.ahead, r.ended, r.policy, r.pauseAt = tl, nil, nil, "", tl.setup.Policy, 0
-	r.version++
+	r.dropEngineLocked()
+	r.tl, r.sent, r.ended, r.policy, r.pauseAt = tl, nil, "", tl.setup.Policy, 0
 	r.pushLocked(event{"state", r.stateLocked(true)})
 }
 
