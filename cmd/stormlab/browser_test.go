@@ -48,7 +48,7 @@ func chromium(t *testing.T) string {
 func explorer(t *testing.T, files ...string) (context.Context, context.CancelFunc, string) {
 	t.Helper()
 	chrome := chromium(t)
-	srv, err := serve.New(serve.Options{Files: files, Loopback: true})
+	srv, err := serve.New(serve.Options{Files: files})
 	if err != nil {
 		t.Fatal(err)
 	}

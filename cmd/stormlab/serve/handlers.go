@@ -19,6 +19,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/schema", s.getSchema)
 	m.HandleFunc("POST /api/runs", s.createRun)
 	m.HandleFunc("GET /api/runs/{id}/events", s.withRun(s.events))
+	m.HandleFunc("GET /api/runs/{id}/socket", s.withRun(s.socketEvents))
 	m.HandleFunc("POST /api/runs/{id}/control", s.withRun(s.controlRun))
 	m.HandleFunc("POST /api/runs/{id}/reset", s.withRun(s.resetRun))
 	m.HandleFunc("POST /api/runs/{id}/fault", s.withRun(s.addFault))

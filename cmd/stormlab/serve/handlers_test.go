@@ -149,7 +149,7 @@ func TestAssetsOnly(t *testing.T) {
 // rebound name) is refused, and so is a request from a page of another
 // site.
 func TestLoopbackOnly(t *testing.T) {
-	_, hs := testServer(t, Options{Loopback: true})
+	_, hs := testServer(t, Options{AllowHosts: []string{"lab.example"}})
 	req, _ := http.NewRequest("GET", hs.URL+"/api/experiments", nil)
 	req.Host = "attacker.example:8080"
 	res, err := http.DefaultClient.Do(req)
@@ -171,7 +171,7 @@ func TestLoopbackOnly(t *testing.T) {
 		t.Errorf("Origin attacker.example: %d, want 403", res.StatusCode)
 	}
 	req.Header.Set("Origin", hs.URL)
-	for _, h := range []string{"localhost:8080", "127.0.0.1:1", "[::1]:80"} {
+	for _, h := range []string{"localhost:8080", "127.0.0.1:1", "[::1]:80", "LAB.example:8080"} {
 		req.Host = h
 		req.Header.Set("Origin", "http://"+h)
 		res, err := http.DefaultClient.Do(req)

@@ -11,7 +11,8 @@ const S = {
   run: null,        // the run's id
   state: null,      // the last state the server sent
   rows: [],         // every row streamed, in order
-  es: null,         // the event stream
+  ws: null,         // the run's WebSocket
+  retries: 0,       // times the socket was opened again since it last worked
   charts: [],       // uPlot instances of the live charts
   around: null,     // the last phase diagram
   aroundChart: null,
@@ -99,17 +100,39 @@ async function start() {
 
 // ---- the stream
 
+// connect opens the run's WebSocket: every event of the run comes over
+// it, as {"event": name, "data": ...}. A browser's six connections to a
+// host are not spent on it, so every tab streams. A socket lost is opened
+// again, a few times, before the page gives up.
+const handlers = {
+  state: (d) => onState(d),
+  rows: (d) => onRows(d),
+  end: (d) => { $('run-info').textContent = d; },
+  problem: (d) => problem(d),
+  around: (d) => onAround(d),
+};
+
 function connect() {
-  if (S.es) S.es.close();
-  const es = new EventSource(`/api/runs/${S.run}/events`);
-  S.es = es;
-  es.addEventListener('state', (e) => onState(JSON.parse(e.data)));
-  es.addEventListener('rows', (e) => onRows(JSON.parse(e.data)));
-  es.addEventListener('end', (e) => { $('run-info').textContent = JSON.parse(e.data); });
-  es.addEventListener('problem', (e) => problem(JSON.parse(e.data)));
-  es.addEventListener('around', (e) => onAround(JSON.parse(e.data)));
-  es.onerror = () => {
-    if (es.readyState === EventSource.CLOSED) problem('The connection to the run was lost (it ends a minute after its page goes); reload the page to start again.');
+  if (S.ws) {
+    S.ws.onclose = null;
+    S.ws.close();
+  }
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/runs/${S.run}/socket`);
+  S.ws = ws;
+  ws.onopen = () => { S.retries = 0; };
+  ws.onmessage = (m) => {
+    const { event, data } = JSON.parse(m.data);
+    if (handlers[event]) handlers[event](data);
+  };
+  ws.onclose = (e) => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    if (e.code !== 1001 && S.retries < 5) {
+      S.retries++;
+      setTimeout(() => { if (!S.ws) connect(); }, 500 * S.retries);
+      return;
+    }
+    problem(`The connection to the run was lost${e.reason ? ` (${e.reason})` : ''}; a run ends a minute after its page goes. Reload the page to start again.`);
   };
 }
 
