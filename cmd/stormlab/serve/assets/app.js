@@ -414,6 +414,7 @@ function fillForm() {
     else el.value = v === undefined ? '' : String(v);
     if (el.dataset.family) el.dataset.prev = el.value;
     el.dataset.needed = '';
+    el.dataset.edited = '';
   }
   showFields();
 }
@@ -539,6 +540,7 @@ function suggest(sel) {
     const f = document.querySelector(`#policy-form [data-key="${formKey(path)}"]`);
     if (f.type === 'checkbox') {
       f.checked = key.default === 'true';
+      f.dataset.edited = 'yes';
       continue;
     }
     // A default this kind does not take (a backoff's base of 0s) is left
@@ -546,6 +548,7 @@ function suggest(sel) {
     const x = key.type === 'duration' ? seconds(key.default) : Number(key.default);
     const outside = (key.min !== undefined && x < key.min) || (key.max !== undefined && x > key.max);
     f.value = outside ? '' : key.default;
+    f.dataset.edited = 'yes'; // part of the kind picked
     f.dataset.needed = outside ? 'yes' : '';
     f.placeholder = outside ? key.range : f.placeholder;
   }
@@ -568,14 +571,17 @@ function fieldValue(el) {
 
 function same(a, b) { return a === b || (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-12); }
 
-// changes lists the shown keys whose value differs from the one in force;
-// for every layer, a key differing at any layer.
+// changes lists the shown keys the reader edited (or a kind picked filled
+// in) whose value differs from the one in force; for every layer, a key
+// differing at any layer. A key not edited is never sent: "every layer"
+// shows the first layer's values, which the others need not share.
 function changes() {
   const set = {};
   const st = S.state;
   for (const el of fields()) {
     const label = el.closest('label');
     if (label && label.hidden) continue;
+    if (el.dataset.edited !== 'yes') continue;
     const path = fieldPath(el);
     const v = fieldValue(el);
     if (v === '') continue;
@@ -761,6 +767,7 @@ async function init() {
   const form = $('policy-form');
   form.addEventListener('input', (e) => {
     S.dirty = true;
+    if (e.target.dataset.key) e.target.dataset.edited = 'yes';
     $('policy-note').textContent = 'not applied yet';
     if (e.target.tagName === 'SELECT') suggest(e.target);
     showFields();
