@@ -135,7 +135,7 @@ func (p *Plan) resolveChanges(s *Scenario) error {
 		case np.Server != prev.Server:
 			return bad(path, "the dependency's kind (loss, queue, latency server) cannot change during a run; keep capacity above 0")
 		case np.Health.Rule != prev.Health.Rule:
-			return bad(path, "the health rule would change during the run (a top-layer timeout of 0 means the goodput rule); keep the edge's timeout")
+			return bad(path, "the health rule would change during the run: the queue rule judges a server with a capacity above 0 and an edge timeout above 0, the goodput rule any other; keep both above 0, or both as they are")
 		case p.Engine == EngineQueue && np.Chain[0].Timeout != prev.Chain[0].Timeout:
 			return bad(path, "the queue engine cannot change a timeout during a run")
 		}

@@ -94,6 +94,9 @@ func (r *run) intervene(st intervention, policy string) error {
 	}
 	st.Row = len(r.sent)
 	if st.Fault != nil {
+		if err := r.checkFaultLocked(st.Fault); err != nil {
+			return err
+		}
 		f := *st.Fault
 		f.Start = r.tl.at(st.Row)
 		f.Unforeseen = true
@@ -102,7 +105,7 @@ func (r *run) intervene(st intervention, policy string) error {
 	steps := append(slices.Clone(r.tl.steps), st)
 	p, _, err := r.srv.planOf(r.tl, steps)
 	if err != nil {
-		return err
+		return r.spikeCap(steps, err)
 	}
 	r.tl.steps = steps
 	if st.Fault == nil {

@@ -31,6 +31,10 @@ type Options struct {
 	// MaxMemory caps the live state of one simulation (model.Options);
 	// default 256 MB.
 	MaxMemory int64
+	// MaxCalls caps the calls a live run may make over the longest it may
+	// last, by the engine's bound from above (model.Cost); default 1e9,
+	// some 200 times the most an offered experiment's run makes.
+	MaxCalls float64
 	// SimTimeout caps the wall time of simulating one stretch of a run;
 	// default 20 s.
 	SimTimeout time.Duration
@@ -58,6 +62,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = 256 << 20
+	}
+	if o.MaxCalls <= 0 {
+		o.MaxCalls = 1e9
 	}
 	if o.SimTimeout <= 0 {
 		o.SimTimeout = 20 * time.Second
@@ -113,11 +120,11 @@ const bodyTimeout = 5 * time.Second
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.allowedHost(r.Host) {
-			fail(w, badInput("host %q is not this machine; open the page at the address stormlab serve printed, or allow the name with -allow-host", clip(r.Host, 80)))
+			fail(w, r, badInput("host %q is not this machine; open the page at the address stormlab serve printed, or allow the name with -allow-host", clip(r.Host, 80)))
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r.Host) {
-			fail(w, &forbiddenError{"a page of another site (" + clip(o, 80) + ") cannot drive this server"})
+			fail(w, r, &forbiddenError{"a page of another site (" + clip(o, 80) + ") cannot drive this server"})
 			return
 		}
 		if r.Method == http.MethodPost {
