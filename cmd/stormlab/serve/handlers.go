@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
@@ -18,6 +19,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/experiments", s.listExperiments)
 	m.HandleFunc("GET /api/schema", s.getSchema)
 	m.HandleFunc("POST /api/runs", s.createRun)
+	m.HandleFunc("GET /api/runs/{id}", s.withRun(s.getRun))
 	m.HandleFunc("GET /api/runs/{id}/events", s.withRun(s.events))
 	m.HandleFunc("GET /api/runs/{id}/socket", s.withRun(s.socketEvents))
 	m.HandleFunc("POST /api/runs/{id}/control", s.withRun(s.controlRun))
@@ -177,7 +179,13 @@ func (s *Server) addFault(w http.ResponseWriter, r *http.Request, run *run) {
 	}
 	var sc model.Scenario
 	if err := sweep.Assign(&sc, "fault.0", raw); err != nil {
-		fail(w, r, badInput("fault: %v", err))
+		if p, ok := sweep.KeyPath(err); ok && strings.HasPrefix(p, "fault.0.") {
+			k := strings.TrimPrefix(p, "fault.0.")
+			err = badField(k, "%s", strings.TrimPrefix(err.Error(), p+": "))
+		} else {
+			err = badInput("fault: %v", err)
+		}
+		fail(w, r, err)
 		return
 	}
 	f := sc.Fault[0]
@@ -256,7 +264,31 @@ func (s *Server) around(w http.ResponseWriter, r *http.Request, run *run) {
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (s *Server) closeRun(w http.ResponseWriter, _ *http.Request, run *run) {
-	s.remove(run.id)
+// getRun is the run's state, without its rows: whether a page coming back
+// (a reload) can attach to it.
+func (s *Server) getRun(w http.ResponseWriter, _ *http.Request, run *run) {
+	run.mu.Lock()
+	v := run.stateLocked(false)
+	run.mu.Unlock()
+	reply(w, http.StatusOK, v)
+}
+
+// reloadGrace is how long a run closed by a page going away (?soon) waits
+// for the page to come back, as a reload brings it.
+const reloadGrace = 5 * time.Second
+
+// closeRun ends the run now, or with ?soon, unless a page attaches within
+// reloadGrace.
+func (s *Server) closeRun(w http.ResponseWriter, r *http.Request, run *run) {
+	if !r.URL.Query().Has("soon") {
+		s.remove(run.id)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	time.AfterFunc(reloadGrace, func() {
+		if run.idle(time.Now()) {
+			s.remove(run.id)
+		}
+	})
 	w.WriteHeader(http.StatusNoContent)
 }

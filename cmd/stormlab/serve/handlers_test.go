@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -64,7 +65,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown policy switch", "POST", api + "/change", map[string]any{"policy": "../x"}, 400, `has no policy "../x"`},
 		{"fault with a start", "POST", api + "/fault", map[string]any{"kind": "outage", "length": "3s", "start": "1s"}, 400, "not its start"},
 		{"unknown fault kind", "POST", api + "/fault", map[string]any{"kind": "meteor", "length": "3s"}, 400, `scenario.fault.0.kind: "meteor" is not allowed`},
-		{"unknown fault key", "POST", api + "/fault", map[string]any{"kind": "outage", "lenght": "3s"}, 400, `fault: fault.0.lenght: unknown key (did you mean "length"?)`},
+		{"unknown fault key", "POST", api + "/fault", map[string]any{"kind": "outage", "lenght": "3s"}, 400, `lenght: unknown key (did you mean "length"?)`},
 		{"bad speed", "POST", api + "/control", map[string]any{"speed": "warp"}, 400, `speed "warp" is not one of 1, 10, max`},
 		{"pause in the past", "POST", api + "/control", map[string]any{"pause_at": -5}, 400, "pause_at: the run is at 0s and may last 15m; give a second in between, got -5"},
 		{"pause after the end", "POST", api + "/control", map[string]any{"pause_at": 1e9}, 400, "pause_at: the run is at 0s"},
@@ -226,5 +227,54 @@ func TestCaps(t *testing.T) {
 	}
 	if code, text := call(t, "POST", hs.URL+"/api/runs/"+a+"/fault", map[string]any{"kind": "outage", "length": "1s"}); code != 400 || !strings.Contains(text, "the run has ended") {
 		t.Errorf("a fault after the end: %d %s", code, text)
+	}
+}
+
+// TestPageErrors: the page asks for errors as JSON and gets the field each
+// concerns, as its request named it, and a sentence without the file,
+// line, key or Go type it never showed; API users get the loader's line.
+func TestPageErrors(t *testing.T) {
+	_, hs := testServer(t, Options{})
+	id := startRun(t, hs, nil)
+	api := hs.URL + "/api/runs/" + id
+	for _, c := range []struct {
+		url   string
+		body  string
+		field string
+		says  string
+	}{
+		{api + "/control", `{"pause_at": "abc"}`, "pause_at", "must be a second of the run (a number; 0 clears it), got text"},
+		{api + "/control", `{"pause_at": ""}`, "pause_at", "must be a second of the run (a number; 0 clears it), got text"},
+		{api + "/reset", `{"seed": 1e30}`, "seed", "must be a whole number from 0 to 9007199254740991, got 1e30"},
+		{api + "/reset", `{"layers": 16}`, "layers", "the chain allows 6^16 ≈ 2.8e+12 attempts per request (6 on each of 16 layers); more than 1,000,000 is not simulated"},
+		{api + "/fault", `{"kind": "outage", "length": "0s"}`, "length", "give more than 0 s and at most the 15m left of the run (a live run lasts 15m), got 0s"},
+		{api + "/fault", `{"kind": "outage", "length": ""}`, "length", ""},
+		{api + "/fault", `{"kind": "degradation", "capacity": 1e9, "length": "10s"}`, "capacity", "a degradation leaves the server less than its 60 calls/s: give from 0 up to below 60, got 1e+09"},
+		{api + "/fault", `{"kind": "slowdown", "factor": 2e6, "length": "10s"}`, "factor", "must be a number from 0.001 to 1e+06"},
+		{api + "/change", `{"set": {"budget.kind": "token_bucket", "budget.max_tokens": 1e20}}`, "budget.max_tokens", `must be a number from 1 to 1e+09 (kind = "token_bucket"), got 1e+20`},
+		{api + "/change", `{"set": {"layer.*.timeout": "-1s"}}`, "layer.0.timeout", "must be a duration from 0s to 24h, got -1s"},
+		{api + "/change", `{"set": {"dependency.capacity": 0}}`, "dependency.capacity", "give more than 0 calls/s"},
+	} {
+		req, _ := http.NewRequest("POST", c.url, strings.NewReader(c.body))
+		req.Header.Set("Accept", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got fieldError
+		err = json.NewDecoder(res.Body).Decode(&got)
+		res.Body.Close()
+		if err != nil || res.StatusCode != 400 {
+			t.Errorf("%s: %d, %v", c.body, res.StatusCode, err)
+			continue
+		}
+		if got.Field != c.field || !strings.Contains(got.Message, c.says) {
+			t.Errorf("%s: field %q says %q; want field %q saying %q", c.body, got.Field, got.Message, c.field, c.says)
+		}
+		for _, leak := range []string{".toml", "scenario.", "Go struct", "float64", "uint64", "json:"} {
+			if strings.Contains(got.Message, leak) {
+				t.Errorf("%s: %q shows the page %q", c.body, got.Message, leak)
+			}
+		}
 	}
 }

@@ -183,6 +183,13 @@ func (r *run) close() {
 	}
 }
 
+// isClosed reports whether the run has ended for good.
+func (r *run) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
+}
+
 // idle reports whether no page has been attached since before t.
 func (r *run) idle(t time.Time) bool {
 	r.mu.Lock()

@@ -54,9 +54,14 @@ func (s *Server) socketEvents(w http.ResponseWriter, r *http.Request, run *run) 
 	defer c.CloseNow()
 	c.SetReadLimit(1 << 10)
 	ctx := c.CloseRead(s.ctx)
-	if err := run.stream(ctx, &socket{c: c, ctx: ctx}); err != nil {
-		_ = c.Close(websocket.StatusGoingAway, clip(err.Error(), 120))
+	err = run.stream(ctx, &socket{c: c, ctx: ctx})
+	switch {
+	case err == nil && run.isClosed():
+		err = &goneError{"this run has ended"}
+	case err == nil:
+		// Another page of the run took its stream over.
+		_ = c.Close(websocket.StatusNormalClosure, "")
 		return
 	}
-	_ = c.Close(websocket.StatusNormalClosure, "")
+	_ = c.Close(websocket.StatusGoingAway, clip(err.Error(), 120))
 }
