@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/model"
 )
 
@@ -24,18 +25,18 @@ type engine struct {
 }
 
 // planOf is the run's file over the longest a run may last, with the
-// interventions steps, as the loader reads it: the plan its engine runs
-// and the seed it runs with, checked to fit the memory a live run may hold.
-func (s *Server) planOf(tl *live, steps []intervention) (*model.Plan, uint64, error) {
+// interventions steps, as the loader reads it (its one cell: the plan its
+// engine runs and the seed it runs with), checked to fit what a live run
+// may use.
+func (s *Server) planOf(tl *live, steps []intervention) (*experiments.Experiment, error) {
 	e, err := tl.parse(s.capRows(tl), steps)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	c := e.Grid.Cells()[0]
-	if err := s.fits(c.Plan); err != nil {
-		return nil, 0, err
+	if err := s.fits(e.Grid.Cells()[0].Plan); err != nil {
+		return nil, err
 	}
-	return c.Plan, c.Seed, nil
+	return e, nil
 }
 
 // advance runs the next n rows of the run (engMu held, mu not): it builds
@@ -49,11 +50,12 @@ func (r *run) advance(ctx context.Context, n int) ([]model.SeriesRow, error) {
 	tl, steps, have := r.tl, slices.Clone(r.tl.steps), len(r.sent)
 	r.mu.Unlock()
 	if r.eng.st == nil {
-		p, seed, err := r.srv.planOf(tl, steps)
+		e, err := r.srv.planOf(tl, steps)
 		if err != nil {
 			return nil, err
 		}
-		st := model.NewStepper(p, seed, r.srv.opt.MaxMemory)
+		c := e.Grid.Cells()[0]
+		st := model.NewStepper(c.Plan, c.Seed, r.srv.opt.MaxMemory)
 		if have > 0 {
 			if _, err := st.Advance(ctx, have); err != nil {
 				return nil, r.stopped(ctx, tl, have, err)

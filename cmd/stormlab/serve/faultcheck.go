@@ -22,11 +22,11 @@ func (r *run) checkFaultLocked(f *model.Fault) error {
 	}
 	switch f.Kind {
 	case "degradation":
-		_, now, err := r.currentLocked()
+		now, err := r.nowLocked()
 		if err != nil {
 			return err
 		}
-		c := now.Dependency.Capacity
+		c := now.sc.Dependency.Capacity
 		if c <= 0 {
 			return badField("capacity", "this server has no fixed capacity to degrade (its latency grows with its load); a slowdown slows it")
 		}
@@ -56,7 +56,7 @@ func (r *run) spikeCap(steps []intervention, err error) error {
 		g := f
 		g.Factor = x
 		steps[len(steps)-1].Fault = &g
-		_, _, err := r.srv.planOf(r.tl, steps)
+		_, err := r.srv.planOf(r.tl, steps)
 		return err == nil
 	}
 	defer func() { steps[len(steps)-1] = last }()

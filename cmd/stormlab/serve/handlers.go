@@ -138,7 +138,7 @@ func (s *Server) liveFrom(r *http.Request, st setup) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, _, err = s.planOf(tl, nil)
+	_, err = s.planOf(tl, nil)
 	return tl, err
 }
 

@@ -28,6 +28,7 @@ type run struct {
 	mu       sync.Mutex
 	tl       *live
 	sent     []model.SeriesRow // the rows streamed: the run so far
+	now      *inForce          // the scenario in force now; nil: read it again from the file
 	policy   string            // the experiment's policy the run follows now; "" after a change by hand
 	speed    speed
 	paused   bool
@@ -103,17 +104,49 @@ func (r *run) intervene(st intervention, policy string) error {
 		st.Fault = &f
 	}
 	steps := append(slices.Clone(r.tl.steps), st)
-	p, _, err := r.srv.planOf(r.tl, steps)
+	e, err := r.srv.planOf(r.tl, steps)
 	if err != nil {
 		return r.spikeCap(steps, err)
 	}
+	p := e.Grid.Cells()[0].Plan
 	r.tl.steps = steps
+	r.now = nowFrom(r.tl, e)
 	if st.Fault == nil {
 		r.policy = policy
 	}
 	r.replanLocked(p)
 	r.pushLocked(event{"state", r.stateLocked(false)})
 	return nil
+}
+
+// inForce is the scenario in force after the run's interventions, and its
+// healthy queue limit (0 when the queue rule does not judge it): kept from
+// one intervention to the next, as reading the run's file costs a little
+// more with each.
+type inForce struct {
+	sc    model.Scenario
+	limit float64
+}
+
+// nowFrom is what is in force in the run's file e.
+func nowFrom(tl *live, e *experiments.Experiment) *inForce {
+	in := &inForce{sc: tl.now(e)}
+	if p := e.Grid.Cells()[0].Plan; p.Health.Rule == model.HealthQueue {
+		in.limit = p.Health.Limit
+	}
+	return in
+}
+
+// nowLocked is what is in force now.
+func (r *run) nowLocked() (*inForce, error) {
+	if r.now == nil {
+		e, err := r.tl.parse(len(r.sent)+1, r.tl.steps)
+		if err != nil {
+			return nil, err
+		}
+		r.now = nowFrom(r.tl, e)
+	}
+	return r.now, nil
 }
 
 // current is the run's file over the rows streamed and one more, and the
@@ -160,7 +193,7 @@ func (r *run) reset(tl *live) {
 	defer r.mu.Unlock()
 	r.stopAroundLocked()
 	r.dropEngineLocked()
-	r.tl, r.sent, r.ended, r.policy, r.pauseAt = tl, nil, "", tl.setup.Policy, 0
+	r.tl, r.sent, r.ended, r.policy, r.pauseAt, r.now = tl, nil, "", tl.setup.Policy, 0, nil
 	r.pushLocked(event{"state", r.stateLocked(true)})
 }
 

@@ -1,0 +1,54 @@
+package serve
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestInterventionCap: a run takes maxInterventions faults and changes
+// and answers every one after them with the limit, changing nothing.
+func TestInterventionCap(t *testing.T) {
+	srv, hs := testServer(t, Options{})
+	id := startRun(t, hs, nil)
+	run, _ := srv.get(id)
+	api := hs.URL + "/api/runs/" + id
+	taken := 0
+	for i := range maxInterventions + 20 {
+		code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "1s"})
+		switch {
+		case code == 204:
+			taken++
+		case code != 400 || !strings.Contains(text, "a run takes at most 100 faults and changes; export it, or reset to start again"):
+			t.Fatalf("intervention %d: %d %s", i, code, text)
+		}
+	}
+	run.mu.Lock()
+	n := len(run.tl.steps)
+	run.mu.Unlock()
+	if taken != maxInterventions || n != maxInterventions {
+		t.Errorf("%d interventions taken, %d on the run; want %d", taken, n, maxInterventions)
+	}
+}
+
+// TestRunsDoNotWaitForEachOther: a run whose engine is busy (here held,
+// as a page flooding it with interventions holds it) keeps no other run
+// from streaming: each run has its own engine, locks and stream.
+func TestRunsDoNotWaitForEachOther(t *testing.T) {
+	srv, hs := testServer(t, Options{})
+	busy, _ := srv.get(startRun(t, hs, nil))
+	busy.engMu.Lock()
+	defer busy.engMu.Unlock()
+	other := startRun(t, hs, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, other)
+	if code, text := call(t, "POST", hs.URL+"/api/runs/"+other+"/control", map[string]any{"speed": "max"}); code != 204 {
+		t.Fatal(code, text)
+	}
+	rows := 0
+	for rows < 120 {
+		_, rs, _ := s.read(t)
+		rows += len(rs)
+	}
+}
