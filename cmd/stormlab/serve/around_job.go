@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync/atomic"
 	"time"
+
+	"github.com/stormlab/stormlab/model"
 )
 
 // aroundProgress is how far the phase diagram has come, for the page's
@@ -28,13 +30,18 @@ func (r *run) startAround() error {
 	}
 	p := e.Grid.Cells()[0].Plan
 	load := p.LoadAt(int64(r.tl.at(len(r.sent))) / p.TickNs)
+	// The fault: the last one injected, else the experiment's own.
+	var fault *model.Fault
 	blip := 0.0
 	for _, st := range r.tl.steps {
-		if st.Fault != nil && st.Fault.Kind == "outage" {
-			blip = st.Fault.Length.Seconds()
+		if st.Fault != nil {
+			fault, blip = st.Fault, st.Fault.Length.Seconds()
 		}
 	}
-	a := newAroundSpec(now, r.tl.seed, load, blip)
+	if own := r.tl.from.Exp.Grid.Base.Fault; fault == nil && len(own) > 0 {
+		fault, blip = &own[0], own[0].Length.Seconds()
+	}
+	a := newAroundSpec(now, r.tl.seed, load, fault, blip)
 	r.stopAroundLocked()
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	r.around = cancel

@@ -783,7 +783,7 @@ function cellColour(secs, maxSecs) {
 function drawAround() {
   const a = S.around;
   $('around-sentence').textContent = a ? a.sentence : '';
-  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the outage's end to healthy for good, light to dark; red: not healthy again by the end of the run. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
+  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the ${a.fault}'s end to healthy for good, light to dark; red: not healthy again by the end of the run. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
   $('around-hover').textContent = '';
   if (S.aroundChart) {
     S.aroundChart.destroy();
@@ -854,8 +854,8 @@ function drawAround() {
       x: { time: false, range: () => [0, xmax] },
       y: { range: () => [a.loads[0] - dl / 2, a.loads[a.loads.length - 1] + dl / 2] },
     },
-    axes: [{ label: 'outage length (s)', size: 36 }, { label: 'load (requests/s)', size: 56 }],
-    series: [{ label: 'outage (s)' }, { label: 'load', stroke: 'transparent', points: { show: false } }],
+    axes: [{ label: `${a.fault} length (s)`, size: 36 }, { label: 'load (requests/s)', size: 56 }],
+    series: [{ label: `${a.fault} (s)` }, { label: 'load', stroke: 'transparent', points: { show: false } }],
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
     hooks: {
@@ -870,7 +870,7 @@ function drawAround() {
         const i = Math.round((l - a.loads[0]) / dl);
         if (i < 0 || i >= a.loads.length || j < 0 || j >= a.blips.length) return;
         const s = a.recovery_s[i][j];
-        $('around-hover').textContent = `load ${a.loads[i]}/s, outage ${a.blips[j]} s: ` +
+        $('around-hover').textContent = `load ${a.loads[i]}/s, ${a.fault} for ${a.blips[j]} s: ` +
           (a.recovered[i][j] ? `healthy for good ${s === null ? 'at once' : `${s} s after it`}` : 'never recovers');
       }],
     },
