@@ -52,3 +52,29 @@ func TestRunsDoNotWaitForEachOther(t *testing.T) {
 		rows += len(rs)
 	}
 }
+
+// TestCloseStopsTheRun: /close ends the run's stream and its simulation;
+// the run is gone, and its stream closed.
+func TestCloseStopsTheRun(t *testing.T) {
+	srv, hs := testServer(t, Options{})
+	id := startRun(t, hs, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, id)
+	api := hs.URL + "/api/runs/" + id
+	if code, text := call(t, "POST", api+"/control", map[string]any{"speed": "max"}); code != 204 {
+		t.Fatal(code, text)
+	}
+	s.rowsUntil(t, nil, 30)
+	if code, text := call(t, "POST", api+"/close", nil); code != 204 {
+		t.Fatal(code, text)
+	}
+	for s.sc.Scan() { // to the stream's end: it must come
+	}
+	if srv.Runs() != 0 {
+		t.Errorf("%d runs after /close", srv.Runs())
+	}
+	if code, _ := call(t, "POST", api+"/control", map[string]any{"paused": true}); code != 404 {
+		t.Errorf("the closed run answers %d, want 404", code)
+	}
+}

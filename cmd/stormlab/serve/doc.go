@@ -49,6 +49,29 @@
 // tab streams; the same events stay available as Server-Sent Events at
 // GET /api/runs/{id}/events for other clients.
 //
+// # Errors
+//
+// Bad input is answered 400 with one line: the loader's message, with the
+// exported file's line and key, for API users. The page asks for JSON
+// (Accept: application/json) and gets {"field": ..., "message": ...}: the
+// field as its request named it ("length", "seed", "budget.max_tokens")
+// and a sentence without a file, line or Go type, which it shows beside
+// that field until the field changes. Values a run cannot mean are refused
+// with what would be taken: a fault of no length or longer than what is
+// left of the run, a degradation not below the capacity, a slowdown or a
+// spike not above 1, a spike that could make more calls than a live run may
+// (1e9, by the engine's bound from above; the largest factor taken is
+// named).
+//
+// # The page
+//
+// Each marker is a numbered badge on the first chart (badges close
+// together stack; none leaves the plot) with its text in the list under
+// it. A tab remembers its run (sessionStorage): a reload attaches to the
+// same run, which waits 5 s for it after its page goes (close?soon). The
+// phase diagram around the point sweeps the length of the run's fault —
+// the last one injected, else the experiment's own, else an outage.
+//
 // # Who may call it
 //
 // A request addressed to a name other than a loopback address, localhost
