@@ -175,4 +175,9 @@ func TestBrowserEveryLayer(t *testing.T) {
 	if after := timeouts(); after != before {
 		t.Errorf("after attempts = 1 on every layer the timeouts are %q, were %q", after, before)
 	}
+	shot, err := chromedp.Run(ctx, chromedp.Screenshot(`#policy-panel`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkShot(t, "every-layer", shot)
 }

@@ -208,6 +208,11 @@ func TestBrowser(t *testing.T) {
 	if s := statusShown(); s != "healthy" {
 		t.Errorf("the readout says %s, want healthy", s)
 	}
+	charts, err := chromedp.Run(ctx, chromedp.Screenshot(`.charts`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkShot(t, "fig1-charts", charts)
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

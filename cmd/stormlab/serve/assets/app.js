@@ -566,11 +566,30 @@ function formField(path) {
   return document.querySelector(`#policy-form [data-key="${path}"]:not([data-layer])`);
 }
 
+// layerValues are a key's values on every layer, for "every layer".
+function layerValues(path) {
+  const now = (S.state && S.state.now) || {};
+  const n = (S.state && S.state.layers) || 1;
+  return [...Array(n).keys()].map((i) => now[path.replace('layer.*.', `layer.${i}.`)]);
+}
+
 function fillForm() {
   for (const el of fields()) {
-    const v = nowValue(fieldPath(el));
+    const path = fieldPath(el);
+    const v = nowValue(path);
+    if (el.dataset.placeholder === undefined) el.dataset.placeholder = el.placeholder || '';
+    el.placeholder = el.dataset.placeholder;
     if (el.type === 'checkbox') el.checked = !!v;
     else el.value = v === undefined ? '' : String(v);
+    // On "every layer" a key the layers hold differently is left empty,
+    // its values shown: the form does not pretend they are the first's.
+    if (path.startsWith('layer.*.') && el.tagName === 'INPUT' && el.type !== 'checkbox') {
+      const vs = layerValues(path);
+      if (vs.some((x) => !same(x, vs[0]))) {
+        el.value = '';
+        el.placeholder = `varies: ${vs.join(', ')}`;
+      }
+    }
     if (el.dataset.family) el.dataset.prev = el.value;
     el.dataset.needed = '';
     el.dataset.edited = '';
