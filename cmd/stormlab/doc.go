@@ -303,10 +303,11 @@
 // point reached, and export the run as an experiment file that stormlab
 // run reproduces exactly, with its series.csv and its chart. It writes
 // nothing: the exports are downloads. It gives each browser tab its own
-// run, runs at most 16 at once, ends a run a minute after its page goes,
-// stops a run at 15 simulated minutes, and refuses a change whose run
-// could outgrow 256 MB (the engine's estimate from above). Ctrl-C stops
-// it.
+// run (a reload comes back to it), runs at most 16 at once, ends a run a
+// minute after its page goes, stops a run at 15 simulated minutes, takes
+// at most 100 faults and changes per run, each costing the run from then
+// on, and refuses one whose run could outgrow 256 MB or make more than
+// 1e9 calls (the engine's estimates from above). Ctrl-C stops it.
 //
 // Flags:
 //

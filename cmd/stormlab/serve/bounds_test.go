@@ -1,9 +1,14 @@
 package serve
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestInterventionCap: a run takes maxInterventions faults and changes
@@ -76,5 +81,28 @@ func TestCloseStopsTheRun(t *testing.T) {
 	}
 	if code, _ := call(t, "POST", api+"/control", map[string]any{"paused": true}); code != 404 {
 		t.Errorf("the closed run answers %d, want 404", code)
+	}
+}
+
+// TestSlowBody: a request whose body trickles in is answered when the
+// body's deadline passes, and its connection let go, instead of being
+// held for as long as the client likes.
+func TestSlowBody(t *testing.T) {
+	_, hs := testServer(t, Options{})
+	id := startRun(t, hs, nil)
+	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /api/runs/%s/fault HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", id, hs.Listener.Addr())
+	_ = c.SetReadDeadline(time.Now().Add(4 * bodyTimeout)) // a bound on the test, not the measure
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer to a body that never came: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 {
+		t.Errorf("a body that never came: %d, want 400", res.StatusCode)
 	}
 }
