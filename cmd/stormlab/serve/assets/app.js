@@ -241,7 +241,9 @@ function loadField(st) {
 // the same run (the server keeps it a minute after its page goes), with
 // its faults and changes.
 function remember(st) {
-  try { sessionStorage.setItem('stormlab.run', st.id); } catch (_) { /* storage off: a reload starts again */ }
+  try {
+    sessionStorage.setItem('stormlab.run', JSON.stringify({ id: st.id, at: location.search }));
+  } catch (_) { /* storage off: a reload starts again */ }
 }
 
 function onRows(rows) {
@@ -972,11 +974,13 @@ async function init() {
   // (a reload), which attaches to the same run: its rows, faults and
   // changes.
   window.addEventListener('pagehide', () => { if (S.run) navigator.sendBeacon(`/api/runs/${S.run}/close?soon`); });
+  // The same address: a reload. Another (a link to another experiment)
+  // starts the run it asks for.
   let back = null;
-  try { back = sessionStorage.getItem('stormlab.run'); } catch (_) { /* storage off */ }
-  if (back && /^[0-9a-f]{32}$/.test(back)) {
+  try { back = JSON.parse(sessionStorage.getItem('stormlab.run') || 'null'); } catch (_) { /* storage off */ }
+  if (back && back.at === location.search && /^[0-9a-f]{32}$/.test(back.id)) {
     try {
-      const st = await api('GET', `/api/runs/${back}`);
+      const st = await api('GET', `/api/runs/${back.id}`);
       S.run = st.id;
       connect();
       return;
