@@ -167,3 +167,21 @@ func TestBrowserMarkers(t *testing.T) {
 		t.Errorf("after a reload the page shows run, markers, rows %q (%v); want %s 6 10", again, err, id)
 	}
 }
+
+// TestBrowserBurstLoad: chain-breaker's requests come in one burst of ten
+// clients; the form does not show a load the run does not have.
+func TestBrowserBurstLoad(t *testing.T) {
+	ctx, cancel, url := explorer(t, "../../experiments/chain-breaker.toml")
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/?experiment=chain-breaker"),
+		chromedp.Poll[chromedp.Void](`window.stormlab.state && window.stormlab.rows.length > 0`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => { const f = document.querySelector('#policy-form [data-key="load"]'); return [f.value, f.placeholder, String(f.disabled)]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != "|one burst of 10|true" {
+		t.Errorf("chain-breaker's load field: value, placeholder, disabled = %q; want it empty, saying one burst of 10, disabled", got)
+	}
+}
