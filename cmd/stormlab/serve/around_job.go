@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,10 @@ func (r *run) startAround() error {
 	return nil
 }
 
+// aroundTimeout bounds the wall time of one phase diagram; the FIG. 1
+// server's takes a few seconds.
+const aroundTimeout = 2 * time.Minute
+
 // runAround computes the diagram and sends its progress and its result to
 // the page.
 func (r *run) runAround(ctx context.Context, cancel context.CancelFunc, id int, a *aroundSpec, total int64) {
@@ -71,7 +76,9 @@ func (r *run) runAround(ctx context.Context, cancel context.CancelFunc, id int, 
 	}
 	var done, last atomic.Int64
 	send(aroundProgress{Stage: "cells", Total: total})
-	res, err := a.compute(ctx, r.srv.opt.Workers, r.srv.opt.MaxMemory, func() {
+	cctx, stop := context.WithTimeout(ctx, aroundTimeout)
+	defer stop()
+	res, err := a.compute(cctx, r.srv.opt.Workers, r.srv.opt.MaxMemory, func() {
 		n := done.Add(1)
 		now := time.Now().UnixMilli()
 		if l := last.Load(); now-l >= 100 && last.CompareAndSwap(l, now) {
@@ -85,6 +92,9 @@ func (r *run) runAround(ctx context.Context, cancel context.CancelFunc, id int, 
 	switch {
 	case ctx.Err() != nil:
 		return
+	case cctx.Err() != nil:
+		send(aroundProgress{Stage: "failed", Done: done.Load(), Total: total,
+			Problem: fmt.Sprintf("the phase diagram took over %v and was stopped; export the run and sweep it with stormlab run", aroundTimeout)})
 	case err != nil:
 		send(aroundProgress{Stage: "failed", Done: done.Load(), Total: total, Problem: err.Error()})
 	default:

@@ -36,7 +36,8 @@
 // last 15 simulated minutes, and is refused when its state could outgrow
 // 256 MB (the engine's estimate from above). Every stretch of simulation
 // has a deadline (20 s) and ends with its page's stream: closing the run
-// or the page stops it. Request bodies must arrive within 5 s. At most 16
+// or the page stops it; a phase diagram has two minutes and ends with its
+// run. Request bodies must arrive within 5 s. At most 16
 // runs live at once, each ended a minute after its page goes.
 //
 // # Transport
