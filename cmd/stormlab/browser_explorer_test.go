@@ -156,6 +156,27 @@ func TestBrowserMarkers(t *testing.T) {
 	}
 	checkShot(t, "markers", shot)
 
+	// Hovering a second shows every series' value there, on each chart.
+	values, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const out = [];
+		for (const u of window.stormlab.charts) {
+			u.setCursor({ left: u.valToPos(6, 'x'), top: 10 });
+			for (const v of u.root.querySelectorAll('.u-legend .u-series .u-value')) out.push(v.textContent);
+		}
+		return out; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hovering at 6 s: %q", values)
+	if len(values) != 5+2+4 {
+		t.Errorf("hovering shows %d values, want 11 (t and every series of the three charts): %q", len(values), values)
+	}
+	for i, v := range values {
+		if v == "--" || v == "" {
+			t.Errorf("hovering at 6 s: value %d is %q: %q", i, v, values)
+		}
+	}
+
 	// A reload comes back to the run.
 	id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.stormlab.run`))
 	if err != nil {
