@@ -177,6 +177,26 @@ func TestBrowserMarkers(t *testing.T) {
 		}
 	}
 
+	// Nine-digit ticks: the y axis widens to hold them and, beside them,
+	// its label (uPlot draws both on the canvas: measured as it draws).
+	fit, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`new Promise(done => {
+		const u = window.stormlab.charts[0];
+		u.setData([[0, 1, 2], [0, 5e8, 9e8], [0, 1, 2], [0, 1, 2], [0, 1, 2]]);
+		requestAnimationFrame(() => requestAnimationFrame(() => {
+			const a = u.axes[1];
+			const c = document.createElement('canvas').getContext('2d');
+			c.font = a.font[0];
+			const widest = Math.max(...a._values.map(v => c.measureText(String(v)).width)) / (uPlot.pxRatio || 1);
+			done([a._size, widest, a.ticks.size + a.gap, a._values.length]);
+		}));
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fit) != 4 || fit[3] == 0 || fit[0] < fit[1]+fit[2]+16 {
+		t.Errorf("the y axis is %v px wide for ticks %v px wide (and %v px of tick marks): no room for its label beside them", fit[0], fit[1], fit[2])
+	}
+
 	// A reload comes back to the run.
 	id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.stormlab.run`))
 	if err != nil {
