@@ -116,14 +116,15 @@ type PlanChange struct {
 }
 
 // resolveChanges resolves the scenario after each change and checks that
-// the run can go on from one to the next.
+// the run can go on from one to the next; with unforeseen faults it also
+// lays out the plans the run switches to as each of them starts
+// (unforeseen.go).
 func (p *Plan) resolveChanges(s *Scenario) error {
 	prev := p
 	for i, c := range s.Change {
 		path := fmt.Sprintf("change.%d.set", i)
-		then := *c.Then
-		then.Change = nil
-		np, err := then.Resolve()
+		at := int64(c.At) / p.TickNs
+		np, err := p.planFrom(c.Then, at)
 		if err != nil {
 			if fe, ok := err.(*FieldError); ok {
 				return bad(path+"."+fe.Path, "%s", fe.Msg)
@@ -134,20 +135,20 @@ func (p *Plan) resolveChanges(s *Scenario) error {
 		case np.Server != prev.Server:
 			return bad(path, "the dependency's kind (loss, queue, latency server) cannot change during a run; keep capacity above 0")
 		case np.Health.Rule != prev.Health.Rule:
-			return bad(path, "the health rule would change during the run (a top-layer timeout of 0 means the goodput rule); keep the edge's timeout")
+			return bad(path, "the health rule would change during the run: the queue rule judges a server with a capacity above 0 and an edge timeout above 0, the goodput rule any other; keep both above 0, or both as they are")
 		case p.Engine == EngineQueue && np.Chain[0].Timeout != prev.Chain[0].Timeout:
 			return bad(path, "the queue engine cannot change a timeout during a run")
 		}
-		p.Changes = append(p.Changes, PlanChange{At: int64(c.At) / p.TickNs, Plan: np, Settings: c.Settings()})
+		p.Changes = append(p.Changes, PlanChange{At: at, Plan: np, Settings: c.Settings()})
 		prev = np
 	}
-	return nil
+	return p.resolveSwitches(s)
 }
 
 // planAt is the plan in force at tick t.
 func (p *Plan) planAt(t int64) *Plan {
 	q := p
-	for _, c := range p.Changes {
+	for _, c := range p.timeline() {
 		if c.At <= t {
 			q = c.Plan
 		}
@@ -157,7 +158,7 @@ func (p *Plan) planAt(t int64) *Plan {
 
 // nextChange is the first change after tick t; never when none.
 func (p *Plan) nextChange(t int64) int64 {
-	for _, c := range p.Changes {
+	for _, c := range p.timeline() {
 		if c.At > t {
 			return c.At
 		}

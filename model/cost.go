@@ -68,6 +68,11 @@ func (p *Plan) peakLoad() float64 {
 	for _, sg := range p.Faults {
 		r = math.Max(r, p.Load*sg.ArrFactor)
 	}
+	for _, sw := range p.switches { // unforeseen spikes
+		for _, sg := range sw.Plan.Faults {
+			r = math.Max(r, sw.Plan.Load*sg.ArrFactor)
+		}
+	}
 	return r
 }
 

@@ -9,6 +9,8 @@ type Fault struct {
 	Length   Duration `toml:"length" doc:"how long it lasts"`
 	Capacity float64  `toml:"capacity" doc:"degradation: capacity during the window"`
 	Factor   float64  `toml:"factor" doc:"slowdown: latency multiplier; spike: arrival multiplier"`
+	// Unforeseen faults are the live explorer's: see unforeseen.go.
+	Unforeseen bool `toml:"unforeseen" doc:"the run takes the fault up at its start, as it takes up a [[scenario.change]], instead of planning for it from the beginning: a fault injected into a live run, which stormlab serve exports so; the same in distribution, not draw for draw"`
 }
 
 // bounds: a slowdown by a factor below 1/1000 would be a speed-up to a

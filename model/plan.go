@@ -28,8 +28,9 @@ type Plan struct {
 	// rather than on the system (Warnings).
 	Notes []string
 
-	mostCalls float64 // the calls a run can put on the dependency at most (Cost)
-	poison    bool    // tests: recycled groups stay poisoned instead of being reused
+	mostCalls float64      // the calls a run can put on the dependency at most (Cost)
+	switches  []PlanChange // with unforeseen faults, every plan switch (unforeseen.go); nil without
+	poison    bool         // tests: recycled groups stay poisoned instead of being reused
 }
 
 // Clock is a run's time: its tick and its length.

@@ -72,6 +72,7 @@ type queueSim struct {
 	r        *rng
 	p0       *Plan // the run's plan (s.p: the one in force)
 	changeAt int64 // the tick of the next change; never when none
+	next     int64 // the first tick not yet run (queue_advance.go)
 
 	g       *guard // nil: no cancellation, no cap
 	cohorts int64  // cohorts held in rows and retry lists, for the memory cap
@@ -94,24 +95,7 @@ func runQueue(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []
 // run runs every tick and returns the metrics.
 func (s *queueSim) run() Metrics {
 	p := s.p
-	for t := int64(0); t < p.Ticks; t++ {
-		b0, l0 := s.backlog, s.late
-		s.step(t)
-		if !s.g.tick(s.live(), float64(t)*p.TickS) {
-			break
-		}
-		if s.st == nil {
-			continue
-		}
-		sig := s.st.next()
-		s.sign(sig, t, b0, l0)
-		if k := s.st.after(s, t); k > 0 {
-			s.jump(t, k, sig)
-			s.st.jumped += k
-			t += k
-			s.st.snapAt = t
-		}
-	}
+	s.advance(p.Ticks)
 	m := s.c.metrics(p, p.BaseRate())
 	s.health.verdict(&m, p)
 	return m

@@ -235,7 +235,8 @@ func (p *Plan) resolveFaults(s *Scenario) {
 	}
 	cuts := []int64{0, p.Ticks}
 	ceilT := func(d Duration) int64 { return (int64(d) + p.TickNs - 1) / p.TickNs }
-	for _, f := range s.Fault {
+	known := s.knownFaults(p.TickNs, 0)
+	for _, f := range known {
 		if f.Length <= 0 {
 			continue
 		}
@@ -251,7 +252,7 @@ func (p *Plan) resolveFaults(s *Scenario) {
 		sg := Segment{From: cuts[i], To: cuts[i+1], CapRate: p.Capacity, LatFactor: 1, ArrFactor: 1}
 		now := Duration(cuts[i] * p.TickNs)
 		outage := false
-		for _, f := range s.Fault {
+		for _, f := range known {
 			if now < f.Start || now >= f.Start+f.Length {
 				continue
 			}

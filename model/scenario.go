@@ -243,6 +243,32 @@ func (s *Scenario) FlatAttempts() int {
 	return p
 }
 
+// attemptsWords is the attempts the chain allows a request, as the layers'
+// attempts multiply ("6^16 ≈ 2.8e+12 attempts per request (6 on each of
+// 16 layers)", "3 × 4 × 5 = 60 attempts per request"), where FlatAttempts
+// stops counting at 2^31.
+func (s *Scenario) attemptsWords() string {
+	n := s.chainLen()
+	f, same := 1.0, true
+	parts := make([]string, n)
+	for i := range n {
+		a := s.chainLayer(i).Attempts
+		f *= float64(a)
+		parts[i] = strconv.Itoa(a)
+		same = same && a == s.chainLayer(0).Attempts
+	}
+	total := strconv.FormatFloat(f, 'f', 0, 64)
+	if f > 1e9 {
+		total = "≈ " + strconv.FormatFloat(f, 'g', 2, 64)
+	} else {
+		total = "= " + total
+	}
+	if same && n > 1 {
+		return fmt.Sprintf("%s^%d %s attempts per request (%s on each of %d layers)", parts[0], n, total, parts[0], n)
+	}
+	return strings.Join(parts, " × ") + " " + total + " attempts per request"
+}
+
 // ChainMode is Chain with the engine's default filled in.
 func (s *Scenario) ChainMode() string {
 	if s.Chain != "" {
@@ -417,7 +443,7 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	if s.FlatAttempts() > 1_000_000 {
-		return bad("layer", "the chain allows %d attempts per request; more than 1,000,000 is not simulated", s.FlatAttempts())
+		return bad("layer", "the chain allows %s; more than 1,000,000 is not simulated", s.attemptsWords())
 	}
 	// Every count must stay exact: the calls a run can make, requests ×
 	// attempts, below 2^53 (and far below an int64's limit).

@@ -46,6 +46,8 @@ type stoch struct {
 	jumpEmpty bool
 
 	changeAt int64        // the tick of the next change; never when none
+	last     int64        // the last tick run or idled over (stochastic_advance.go)
+	until    int64        // the end of the stretch advance runs: nothing is drawn ahead past it
 	breakers [][]*breaker // by layer, then client; nil without breakers
 	hedger   *hedger      // the bottom layer's hedging; nil without
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
@@ -116,26 +118,8 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 // ---- the run ----
 
 func (s *stoch) run() {
-	p := s.p
-	s.now = -1
-	if p.Arrivals == ArriveClosed {
-		s.scheduleClients()
-	}
-	s.arr = newArrivals(p, s.r)
-	last := int64(-1)
-	for t := s.nextTick(-1); t < p.Ticks; t = s.nextTick(t) {
-		if t > last+1 {
-			s.idle(last+1, t)
-		}
-		s.step(t)
-		last = t
-		if s.g != nil && !s.g.tick(s.live(), float64(t)*p.TickS) {
-			return
-		}
-	}
-	if last+1 < p.Ticks {
-		s.idle(last+1, p.Ticks)
-	}
+	s.begin()
+	s.advance(s.p.Ticks)
 }
 
 // poll counts one event of the tick and asks the guard every 4096 of them:
@@ -168,7 +152,7 @@ func (s *stoch) nextTick(t int64) int64 {
 	}
 	// The next tick's arrivals may be drawn now unless a change comes
 	// first; when there are some, it is the next tick.
-	end := min(s.p.Ticks, s.changeAt)
+	end := min(s.p.Ticks, s.changeAt, s.until)
 	if x := s.arr.ahead(min(t+2, end)); x == t+1 {
 		return x
 	}

@@ -130,3 +130,54 @@ func outside(k sweep.Key) bool {
 	}
 	return false
 }
+
+// TestBrowserEveryLayer: a change made on "every layer" is exactly the
+// key edited. In slow-dependency (timeouts of 1 s, 2 s and 5 s down the
+// chain), attempts set to 1 on every layer leaves each layer's timeout as
+// it was.
+func TestBrowserEveryLayer(t *testing.T) {
+	ctx, cancel, url := explorer(t, "../../experiments/slow-dependency.toml")
+	defer cancel()
+	poll := func(expr string) chromedp.Action[chromedp.Void] {
+		return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(60*time.Second))
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/?experiment=slow-dependency&policy=per-hop%20timeouts"),
+		poll(`window.stormlab.state && window.stormlab.rows.length > 0`)); err != nil {
+		t.Fatalf("opening the page: %v", err)
+	}
+	timeouts := func() string {
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[0, 1, 2].map(i => window.stormlab.state.now['layer.' + i + '.timeout']).join(' ')`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := timeouts()
+	if before != "1s 2s 5s" {
+		t.Fatalf("the layers' timeouts are %q, want 1s 2s 5s", before)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(`#f-layer`, "*"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('f-layer').dispatchEvent(new Event('change'))`),
+		chromedp.SetValue(`#policy-form [data-key="attempts"]`, "1"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#policy-form [data-key="attempts"]').dispatchEvent(new Event('input', { bubbles: true }))`),
+		chromedp.Click(`#apply`),
+		poll(`window.stormlab.state.markers && window.stormlab.state.markers.length === 1`)); err != nil {
+		t.Fatalf("applying attempts = 1 on every layer: %v", err)
+	}
+	label, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.stormlab.state.markers[0].label`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if label != "layer.*.attempts = 1" {
+		t.Errorf("the change is %q, want only layer.*.attempts = 1", label)
+	}
+	if after := timeouts(); after != before {
+		t.Errorf("after attempts = 1 on every layer the timeouts are %q, were %q", after, before)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.Screenshot(`#policy-panel`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkShot(t, "every-layer", shot)
+}

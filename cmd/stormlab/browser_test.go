@@ -48,7 +48,7 @@ func chromium(t *testing.T) string {
 func explorer(t *testing.T, files ...string) (context.Context, context.CancelFunc, string) {
 	t.Helper()
 	chrome := chromium(t)
-	srv, err := serve.New(serve.Options{Files: files, Loopback: true})
+	srv, err := serve.New(serve.Options{Files: files})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,6 +208,11 @@ func TestBrowser(t *testing.T) {
 	if s := statusShown(); s != "healthy" {
 		t.Errorf("the readout says %s, want healthy", s)
 	}
+	charts, err := chromedp.Run(ctx, chromedp.Screenshot(`.charts`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkShot(t, "fig1-charts", charts)
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@
 //	stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
 //	stormlab validate [-set PATH=VALUE ...] FILE.toml ...
 //	stormlab keys
-//	stormlab serve [-addr HOST:PORT] [FILE.toml ...]
+//	stormlab serve [-addr HOST:PORT] [-allow-host NAME,...] [FILE.toml ...]
 //	stormlab import [-o FILE] [-format NAME] FILE ...
 //
 // Flags may come before, between or after the files. "stormlab COMMAND -h"
@@ -304,18 +304,23 @@
 // point reached, and export the run as an experiment file that stormlab
 // run reproduces exactly, with its series.csv and its chart. It writes
 // nothing: the exports are downloads. It gives each browser tab its own
-// run, runs at most 8 at once, ends a run a minute after its page goes,
-// stops a run at 15 simulated minutes, and refuses a change whose run
-// could outgrow 256 MB (the engine's estimate from above). Ctrl-C stops
-// it.
+// run (a reload comes back to it), runs at most 16 at once, ends a run a
+// minute after its page goes, stops a run at 15 simulated minutes, takes
+// at most 100 faults and changes per run, each costing the run from then
+// on, and refuses one whose run could outgrow 256 MB or make more than
+// 1e9 calls (the engine's estimates from above). Ctrl-C stops it.
 //
 // Flags:
 //
-//   - -addr HOST:PORT: listen there (default 127.0.0.1:8080). While the
-//     host is a loopback address or localhost, the server answers only
-//     requests addressed to a loopback name, so that a web page elsewhere
-//     cannot reach it through a name it controls; any other host opens the
-//     page to the network. An address it cannot listen on is bad usage.
+//   - -addr HOST:PORT: listen there (default 127.0.0.1:8080). A host other
+//     than a loopback address or localhost (0.0.0.0, :PORT, [::]) opens
+//     the page to the network: serve prints the address it listens on and
+//     a warning. An address it cannot listen on is bad usage.
+//   - -allow-host NAME,...: the names, besides 127.0.0.1, ::1 and
+//     localhost, that a request may be addressed to. Wherever it listens,
+//     the server refuses any other name in a request's Host (and a page
+//     of another site by its Origin), so that a web page elsewhere cannot
+//     reach it through a name it controls.
 //
 // Examples:
 //

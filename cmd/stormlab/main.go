@@ -68,7 +68,7 @@ Usage:
   stormlab check [-j N] [-max-memory SIZE] [-baseline DIR] [FILE.toml ...]
   stormlab validate [-set PATH=VALUE ...] FILE.toml ...
   stormlab keys
-  stormlab serve [-addr HOST:PORT] [FILE.toml ...]
+  stormlab serve [-addr HOST:PORT] [-allow-host NAME,...] [FILE.toml ...]
   stormlab import [-o FILE] [-format NAME] FILE ...
 
 Run "stormlab COMMAND -h" for a command's flags and examples.

@@ -99,3 +99,57 @@ func TestServeUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBeyondLoopback: an -addr beyond this machine is listened on on
+// purpose only: serve prints the address and a warning, and still refuses
+// a request addressed to a name that is neither this machine's nor one
+// given with -allow-host (a page elsewhere rebinding its name to it).
+func TestServeBeyondLoopback(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, &stdout, &stderr, []string{"serve", "-addr", "0.0.0.0:0", "-allow-host", "lab.example", "../../experiments/server-60.toml"})
+	}()
+	port := regexp.MustCompile(`listening on 0\.0\.0\.0:(\d+); on this machine: http://127\.0\.0\.1:(\d+)/`)
+	deadline := time.Now().Add(10 * time.Second)
+	for port.FindStringSubmatch(stdout.String()) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed: %q %q", stdout.String(), stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if w := stderr.String(); !strings.Contains(w, "warning: listening on 0.0.0.0:") || !strings.Contains(w, "localhost and lab.example") {
+		t.Errorf("stderr: %q, want a warning naming the hosts it answers to", w)
+	}
+	base := "http://127.0.0.1:" + port.FindStringSubmatch(stdout.String())[1]
+	for _, c := range []struct {
+		host, origin string
+		code         int
+	}{
+		{"evil.example.com", "http://evil.example.com", 400},
+		{"evil.example.com", "", 400},
+		{"127.0.0.1", "http://evil.example.com", 403},
+		{"lab.example:8080", "http://lab.example:8080", 201},
+		{"127.0.0.1", "", 201},
+	} {
+		req, _ := http.NewRequest("POST", base+"/api/runs", strings.NewReader(`{"experiment":"server-60"}`))
+		req.Host = c.host
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.code {
+			t.Errorf("Host %s, Origin %q: %d, want %d", c.host, c.origin, res.StatusCode, c.code)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("stopping: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/stormlab/stormlab/cmd/stormlab/pipeline"
@@ -13,7 +14,9 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
-// The coarse phase diagram around a run's point: loads × outage lengths.
+// The coarse phase diagram around a run's point: loads × the lengths of
+// the run's fault (the last one injected, else the experiment's own, else
+// an outage).
 const (
 	aroundLoads = 25
 	aroundBlips = 20
@@ -23,13 +26,14 @@ const (
 )
 
 // aroundSpec is the diagram of a scenario: the scenario as it is now (its
-// policy after the changes made so far), an outage of each length after a
+// policy after the changes made so far), its fault at each length after a
 // warm-up, long enough after it to tell whether the system recovers.
 type aroundSpec struct {
-	base  model.Scenario // the scenario at the point: no fault, no changes
+	base  model.Scenario // the scenario at the point: no changes, the fault at fault.0
+	what  string         // the fault in words: "outage", "slowdown ×4"
 	seed  uint64
 	load  float64   // the point's load
-	blip  float64   // the point's outage, seconds (0 = none injected yet)
+	blip  float64   // the point's fault length, seconds (0 = none yet)
 	loads []float64 // requests/s, rising
 	blips []float64 // seconds, rising
 	warm  model.Duration
@@ -37,11 +41,16 @@ type aroundSpec struct {
 
 // newAroundSpec lays the diagram out around the point: the scenario in
 // force, its load now (load: a load shape's value at the moment), and the
-// last outage's length (blip, seconds). Loads go from half to one and a
+// fault swept (its kind, capacity or factor; nil: an outage) with its
+// length at the point (blip, seconds). Loads go from half to one and a
 // half times the point's (up to the capacity when there is no load),
-// outages up to twice the point's and at least 5 s, in whole ticks.
-func newAroundSpec(now model.Scenario, seed uint64, load, blip float64) *aroundSpec {
-	a := &aroundSpec{base: sweep.Clone(now), seed: seed, load: load, blip: blip}
+// lengths up to twice the point's and at least 5 s, in whole ticks.
+func newAroundSpec(now model.Scenario, seed uint64, load float64, fault *model.Fault, blip float64) *aroundSpec {
+	f := model.Fault{Kind: "outage", Factor: 1}
+	if fault != nil {
+		f = model.Fault{Kind: fault.Kind, Capacity: fault.Capacity, Factor: fault.Factor}
+	}
+	a := &aroundSpec{base: sweep.Clone(now), seed: seed, load: load, blip: blip, what: faultWhat(&f)}
 	a.base.Change, a.base.Fault, a.base.Replicates, a.base.Shape = nil, nil, 1, nil
 	a.base.Load = load
 	lo, hi := 0.5*load, 1.5*load
@@ -65,8 +74,21 @@ func newAroundSpec(now model.Scenario, seed uint64, load, blip float64) *aroundS
 	// (the sentence says when a deterministic run is only draining).
 	top := step * aroundBlips
 	a.base.Duration = a.warm + top + wholeTicks(max(model.Seconds(30), 3*top), tick)
-	a.base.Fault = []model.Fault{{Kind: "outage", Start: a.warm, Length: step, Factor: 1}}
+	f.Start, f.Length = a.warm, step
+	a.base.Fault = []model.Fault{f}
 	return a
+}
+
+// faultWhat names a fault without its length: "outage", "slowdown ×4",
+// "degradation to 30/s", "spike ×2".
+func faultWhat(f *model.Fault) string {
+	switch f.Kind {
+	case "degradation":
+		return fmt.Sprintf("degradation to %g/s", f.Capacity)
+	case "slowdown", "spike":
+		return fmt.Sprintf("%s ×%g", f.Kind, f.Factor)
+	}
+	return f.Kind
 }
 
 // wholeTicks rounds d up to a whole number of ticks, at least one: the
@@ -141,7 +163,7 @@ func (a *aroundSpec) compute(ctx context.Context, workers int, maxMemory int64, 
 	if err != nil {
 		return nil, err
 	}
-	r := &aroundResult{Loads: a.loads, Blips: a.blips, Load: a.load, Blip: a.blip, Cells: len(results)}
+	r := &aroundResult{Loads: a.loads, Blips: a.blips, Load: a.load, Blip: a.blip, Fault: a.what, Cells: len(results)}
 	for i := range a.loads {
 		rec := make([]bool, len(a.blips))
 		secs := make([]*float64, len(a.blips))
@@ -173,8 +195,8 @@ func (a *aroundSpec) compute(ctx context.Context, workers int, maxMemory int64, 
 	}
 	r.Sentence = a.sentence(s)
 	r.Seconds = roundTo(time.Since(start).Seconds(), 3)
-	r.Scenario = fmt.Sprintf("%d loads from %g to %g requests/s × %d outages from %s to %s, each after a %v warm-up and judged over the %v after it; one seeded run per cell, %d per point of the boundary search",
-		len(a.loads), a.loads[0], a.loads[len(a.loads)-1], len(a.blips), secs(a.blips[0]), secs(a.blips[len(a.blips)-1]),
+	r.Scenario = fmt.Sprintf("%d loads from %g to %g requests/s × %d lengths of %s from %s to %s, each after a %v warm-up and judged over the %v after it; one seeded run per cell, %d per point of the boundary search",
+		len(a.loads), a.loads[0], a.loads[len(a.loads)-1], len(a.blips), an(a.what), secs(a.blips[0]), secs(a.blips[len(a.blips)-1]),
 		a.warm, a.base.Duration-a.warm, aroundReplicates)
 	return r, nil
 }
@@ -183,29 +205,38 @@ func (a *aroundSpec) compute(ctx context.Context, workers int, maxMemory int64, 
 func (a *aroundSpec) sentence(s *tipping.Search) string {
 	at := fmt.Sprintf("At %g requests/s", roundTo(a.load, 3))
 	top := secs(a.blips[len(a.blips)-1])
+	w := a.what
 	switch s.Status {
 	case tipping.Found:
 		if s.Critical < a.blips[0]/2 {
-			return fmt.Sprintf("%s even a very short outage tips it (the boundary search puts it at %s).", at, secs(s.Critical))
+			return fmt.Sprintf("%s even a very short %s tips it (the boundary search puts it at %s).", at, w, secs(s.Critical))
 		}
 		if s.Exact() {
 			if e := s.End; e != nil && e.Draining {
-				return fmt.Sprintf("%s an outage of %s or longer leaves it unhealthy when the run ends, %v after the outage, though still draining (%.0f calls waiting, about %.0f s more to go): slow to recover rather than stuck.",
-					at, secs(s.Critical), a.base.Duration-a.warm-model.Seconds(s.Critical), e.Queue, e.Left)
+				return fmt.Sprintf("%s %s of %s or longer leaves it unhealthy when the run ends, %v after the %s, though still draining (%.0f calls waiting, about %.0f s more to go): slow to recover rather than stuck.",
+					at, an(w), secs(s.Critical), a.base.Duration-a.warm-model.Seconds(s.Critical), a.base.Fault[0].Kind, e.Queue, e.Left)
 			}
-			return fmt.Sprintf("%s an outage of %s or longer tips it: it never recovers.", at, secs(s.Critical))
+			return fmt.Sprintf("%s %s of %s or longer tips it: it never recovers.", at, an(w), secs(s.Critical))
 		}
-		return fmt.Sprintf("%s an outage longer than %s tips it: beyond that, half of %d seeded runs never recover.", at, secs(roundTo(s.Critical, 1)), aroundReplicates)
+		return fmt.Sprintf("%s %s longer than %s tips it: beyond that, half of %d seeded runs never recover.", at, an(w), secs(roundTo(s.Critical, 1)), aroundReplicates)
 	case tipping.Nothing:
-		return fmt.Sprintf("%s no outage up to %s tips it: it recovers from each.", at, top)
+		return fmt.Sprintf("%s no %s up to %s tips it: it recovers from each.", at, w, top)
 	case tipping.Already:
-		return fmt.Sprintf("%s even the shortest outage tried tips it.", at)
+		return fmt.Sprintf("%s even the shortest %s tried tips it.", at, w)
 	case tipping.Overloaded:
-		return fmt.Sprintf("%s it is unhealthy without any outage: the load alone overloads it.", at)
+		return fmt.Sprintf("%s it is unhealthy without any fault: the load alone overloads it.", at)
 	case tipping.NonMonotone:
-		return fmt.Sprintf("%s it tips after some outages and recovers after longer ones, up to %s: there is no single boundary.", at, top)
+		return fmt.Sprintf("%s it tips after some lengths of %s and recovers after longer ones, up to %s: there is no single boundary.", at, an(w), top)
 	}
 	return fmt.Sprintf("%s the boundary search stopped: %s.", at, s.Status)
+}
+
+// an puts "a" or "an" before a fault's name.
+func an(what string) string {
+	if strings.HasPrefix(what, "outage") {
+		return "an " + what
+	}
+	return "a " + what
 }
 
 // secs writes seconds as a duration, to the millisecond: "2.4s".

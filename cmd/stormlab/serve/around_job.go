@@ -2,8 +2,11 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/stormlab/stormlab/model"
 )
 
 // aroundProgress is how far the phase diagram has come, for the page's
@@ -28,13 +31,18 @@ func (r *run) startAround() error {
 	}
 	p := e.Grid.Cells()[0].Plan
 	load := p.LoadAt(int64(r.tl.at(len(r.sent))) / p.TickNs)
+	// The fault: the last one injected, else the experiment's own.
+	var fault *model.Fault
 	blip := 0.0
 	for _, st := range r.tl.steps {
-		if st.Fault != nil && st.Fault.Kind == "outage" {
-			blip = st.Fault.Length.Seconds()
+		if st.Fault != nil {
+			fault, blip = st.Fault, st.Fault.Length.Seconds()
 		}
 	}
-	a := newAroundSpec(now, r.tl.seed, load, blip)
+	if own := r.tl.from.Exp.Grid.Base.Fault; fault == nil && len(own) > 0 {
+		fault, blip = &own[0], own[0].Length.Seconds()
+	}
+	a := newAroundSpec(now, r.tl.seed, load, fault, blip)
 	r.stopAroundLocked()
 	ctx, cancel := context.WithCancel(r.srv.ctx)
 	r.around = cancel
@@ -44,6 +52,10 @@ func (r *run) startAround() error {
 	go r.runAround(ctx, cancel, r.aroundID, a, total)
 	return nil
 }
+
+// aroundTimeout bounds the wall time of one phase diagram; the FIG. 1
+// server's takes a few seconds.
+const aroundTimeout = 2 * time.Minute
 
 // runAround computes the diagram and sends its progress and its result to
 // the page.
@@ -64,7 +76,9 @@ func (r *run) runAround(ctx context.Context, cancel context.CancelFunc, id int, 
 	}
 	var done, last atomic.Int64
 	send(aroundProgress{Stage: "cells", Total: total})
-	res, err := a.compute(ctx, r.srv.opt.Workers, r.srv.opt.MaxMemory, func() {
+	cctx, stop := context.WithTimeout(ctx, aroundTimeout)
+	defer stop()
+	res, err := a.compute(cctx, r.srv.opt.Workers, r.srv.opt.MaxMemory, func() {
 		n := done.Add(1)
 		now := time.Now().UnixMilli()
 		if l := last.Load(); now-l >= 100 && last.CompareAndSwap(l, now) {
@@ -78,6 +92,9 @@ func (r *run) runAround(ctx context.Context, cancel context.CancelFunc, id int, 
 	switch {
 	case ctx.Err() != nil:
 		return
+	case cctx.Err() != nil:
+		send(aroundProgress{Stage: "failed", Done: done.Load(), Total: total,
+			Problem: fmt.Sprintf("the phase diagram took over %v and was stopped; export the run and sweep it with stormlab run", aroundTimeout)})
 	case err != nil:
 		send(aroundProgress{Stage: "failed", Done: done.Load(), Total: total, Problem: err.Error()})
 	default:

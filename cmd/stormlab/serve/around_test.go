@@ -56,8 +56,10 @@ func TestAround(t *testing.T) {
 	if a.Cells != 500 || len(a.Loads) != 25 || len(a.Blips) != 20 || len(a.Recovered) != 25 || len(a.Recovered[0]) != 20 {
 		t.Fatalf("%d cells, %d loads × %d blips", a.Cells, len(a.Loads), len(a.Blips))
 	}
-	if a.Load != 40 || a.Loads[0] != 20 || a.Loads[24] != 60 || a.Blips[19] != 5 {
-		t.Errorf("loads %v..%v around %v, blips up to %v", a.Loads[0], a.Loads[24], a.Load, a.Blips[19])
+	// No fault injected yet: the experiment's own, a 3 s outage, is the
+	// point, and lengths go up to twice it.
+	if a.Load != 40 || a.Blip != 3 || a.Fault != "outage" || a.Loads[0] != 20 || a.Loads[24] != 60 || a.Blips[19] != 10 {
+		t.Errorf("loads %v..%v around %v, %s lengths up to %v around %v", a.Loads[0], a.Loads[24], a.Load, a.Fault, a.Blips[19], a.Blip)
 	}
 	// The article: a 1 s outage recovers, a 3 s one does not; the
 	// tipping-server experiment puts it at 1.4 s over 20 replicates.
@@ -68,16 +70,25 @@ func TestAround(t *testing.T) {
 		t.Errorf("sentence: %s", a.Sentence)
 	}
 	at40 := 10 // Loads[10] = 40
-	if !a.Recovered[at40][1] || a.Recovered[at40][11] {
-		t.Errorf("at 40/s: a 0.5 s outage recovered %v, a 3 s one %v", a.Recovered[at40][1], a.Recovered[at40][11])
+	if !a.Recovered[at40][0] || a.Recovered[at40][5] {
+		t.Errorf("at 40/s: a 0.5 s outage recovered %v, a 3 s one %v", a.Recovered[at40][0], a.Recovered[at40][5])
 	}
 
 	if code, text := call(t, "POST", api+"/change", map[string]any{"policy": "token-bucket budget"}); code != 204 {
 		t.Fatalf("%d %s", code, text)
 	}
 	b := diagram()
-	if b.Status != "none in range" || !strings.Contains(b.Sentence, "no outage up to 5s tips it") {
+	if b.Status != "none in range" || !strings.Contains(b.Sentence, "no outage up to 10s tips it") {
 		t.Errorf("behind the budget: %s: %s", b.Status, b.Sentence)
+	}
+
+	// A slowdown injected: the diagram sweeps its length, at its factor.
+	if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "slowdown", "factor": 4, "length": "2s"}); code != 204 {
+		t.Fatalf("%d %s", code, text)
+	}
+	c := diagram()
+	if c.Fault != "slowdown ×4" || c.Blip != 2 || !strings.Contains(c.Sentence, "slowdown ×4") || strings.Contains(c.Sentence, "outage") {
+		t.Errorf("after a slowdown ×4 for 2 s: the diagram sweeps %q around %v s: %s", c.Fault, c.Blip, c.Sentence)
 	}
 }
 
@@ -126,7 +137,7 @@ func BenchmarkAround(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a := newAroundSpec(l.now(e), l.seed, 40, 3)
+	a := newAroundSpec(l.now(e), l.seed, 40, nil, 3)
 	for b.Loop() {
 		r, err := a.compute(context.Background(), runtime.GOMAXPROCS(0), 0, nil)
 		if err != nil || r.Cells != 500 || math.IsNaN(*r.Critical) {

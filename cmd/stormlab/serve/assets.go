@@ -27,10 +27,10 @@ func assetHandler() http.Handler {
 }
 
 // page serves the explorer's one page.
-func (s *Server) page(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	html, err := assets.ReadFile("assets/index.html")
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	h := w.Header()

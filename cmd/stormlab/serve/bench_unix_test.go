@@ -5,6 +5,7 @@ package serve
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,4 +116,83 @@ func cpuTime() time.Duration {
 // outage is an outage of length seconds.
 func outage(length float64) *model.Fault {
 	return &model.Fault{Kind: "outage", Length: model.Seconds(length), Factor: 1}
+}
+
+// BenchmarkInterventions posts 1,000 interventions, faults and changes in
+// turn, to one run paused at 300 s, through the HTTP handlers, as a page
+// flooding the server would; the run takes 100 and refuses the rest with
+// its limit. max-ms is the slowest answer, heap-MB the heap in use after
+// them (the engine holds the run's state at 300 s, not its past),
+// cpu-ms/taken the process's CPU time per intervention taken (reading the
+// run's file back, which grows with each), and stream-ms the wall time the
+// run then takes to stream its next 60 s at full speed: what the 100
+// interventions cost, the run from then on.
+//
+//	go test -run '^$' -bench Interventions -benchtime 3x ./cmd/stormlab/serve
+func BenchmarkInterventions(b *testing.B) {
+	var slowest, streamed, cpu time.Duration
+	var heap uint64
+	for b.Loop() {
+		srv, hs := testServer(b, Options{})
+		id := startRun(b, hs, nil)
+		r, err := srv.get(id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		api := hs.URL + "/api/runs/" + id
+		ctx, cancel := context.WithCancel(context.Background())
+		w := &discard{h: http.Header{}}
+		at := make(chan int, 1024)
+		w.at = func(rows int, _ string) { at <- rows }
+		go func() { _ = r.stream(ctx, newSSE(w)) }()
+		waitRows := func(n int) {
+			for rows := range at {
+				if rows >= n {
+					return
+				}
+			}
+		}
+		if code, text := call(b, "POST", api+"/control", map[string]any{"speed": "max", "pause_at": 300}); code != 204 {
+			b.Fatal(code, text)
+		}
+		waitRows(300)
+		taken := 0
+		before := cpuTime()
+		for i := range 1000 {
+			var code int
+			var text string
+			start := time.Now()
+			if i%2 == 0 {
+				code, text = call(b, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "1s"})
+			} else {
+				code, text = call(b, "POST", api+"/change", map[string]any{"set": map[string]any{"layer.0.attempts": 2 + i%4}})
+			}
+			slowest = max(slowest, time.Since(start))
+			switch {
+			case code == 204:
+				taken++
+			case code != 400 || !strings.Contains(text, "at most 100 faults and changes"):
+				b.Fatalf("intervention %d: %d %s", i, code, text)
+			}
+		}
+		cpu += cpuTime() - before
+		if taken != maxInterventions {
+			b.Fatalf("%d interventions taken, want %d", taken, maxInterventions)
+		}
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		heap = max(heap, ms.HeapInuse)
+		start := time.Now()
+		if code, text := call(b, "POST", api+"/control", map[string]any{"pause_at": 360, "paused": false}); code != 204 {
+			b.Fatal(code, text)
+		}
+		waitRows(360)
+		streamed = max(streamed, time.Since(start))
+		cancel()
+	}
+	b.ReportMetric(float64(slowest.Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
+	b.ReportMetric(float64(streamed.Microseconds())/1000, "stream-ms")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N*maxInterventions), "cpu-ms/taken")
 }

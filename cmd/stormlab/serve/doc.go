@@ -7,16 +7,79 @@
 // the point being explored, and exports what was found as an experiment
 // file that stormlab run reproduces exactly.
 //
+// # A run and its file
+//
 // A live run is a setup (experiment, policy, seed, chain depth) and a list
 // of timed interventions: a fault added at the moment it was asked for, or
-// a [[scenario.change]] of policy keys. The engines are deterministic for a
-// seed, and nothing a scenario holds after a moment changes the run before
-// it, so the server keeps no engine state: it writes the run as the
-// experiment file it would export, reads it back with the experiments
-// loader (which validates an intervention exactly as it validates a file)
-// and simulates it ahead of the page, from the start, in chunks. When an
-// intervention arrives at second t the run is simulated again with it; the
-// seconds before t come out as they were and streaming goes on from t.
+// a [[scenario.change]] of policy keys. The run's file — the experiment it
+// exports — is the one source of what it is: the server writes it, reads it
+// back with the experiments loader (which validates an intervention exactly
+// as it validates a file) and runs the plan the loader makes.
+//
+// # The engine: a run resumed, never redone
+//
+// Each run holds a live engine (model.Stepper) over its file at the
+// longest a run may last, standing at the last row streamed. The stream
+// advances it as rows fall due: one row at a time at 1× and 10×, a frame's
+// batch at full speed. An intervention replans it at that row: the engine
+// goes on under the new plan as the file with the intervention runs from
+// the start, so an intervention costs the run from then on, never its
+// past. A fault added live is unforeseen (model/unforeseen.go): the run
+// takes it up at its start, as it takes up a change, and the exported file
+// marks it so; stormlab run on the export gives the rows streamed, byte for
+// byte. If the engine is lost (its page went while it ran), it is built
+// again from the file and run to the row streamed.
+//
+// # Bounds
+//
+// A run takes at most 100 interventions (answered with that limit), may
+// last 15 simulated minutes, and is refused when its state could outgrow
+// 256 MB (the engine's estimate from above). Every stretch of simulation
+// has a deadline (20 s) and ends with its page's stream: closing the run
+// or the page stops it; a phase diagram has two minutes and ends with its
+// run. Request bodies must arrive within 5 s. At most 16
+// runs live at once, each ended a minute after its page goes.
+//
+// # Transport
+//
+// The page reads its run's events (state, rows, end, problem, around) over
+// a WebSocket, GET /api/runs/{id}/socket, each a JSON document {"event":
+// name, "data": ...}. A browser holds at most six HTTP/1.1 connections to
+// a host; a Server-Sent Events stream per tab held one each, and a seventh
+// tab received nothing. WebSockets are not counted among the six, so every
+// tab streams; the same events stay available as Server-Sent Events at
+// GET /api/runs/{id}/events for other clients.
+//
+// # Errors
+//
+// Bad input is answered 400 with one line: the loader's message, with the
+// exported file's line and key, for API users. The page asks for JSON
+// (Accept: application/json) and gets {"field": ..., "message": ...}: the
+// field as its request named it ("length", "seed", "budget.max_tokens")
+// and a sentence without a file, line or Go type, which it shows beside
+// that field until the field changes. Values a run cannot mean are refused
+// with what would be taken: a fault of no length or longer than what is
+// left of the run, a degradation not below the capacity, a slowdown or a
+// spike not above 1, a spike that could make more calls than a live run may
+// (1e9, by the engine's bound from above; the largest factor taken is
+// named).
+//
+// # The page
+//
+// Each marker is a numbered badge on the first chart (badges close
+// together stack; none leaves the plot) with its text in the list under
+// it. A tab remembers its run (sessionStorage): a reload attaches to the
+// same run, which waits 5 s for it after its page goes (close?soon). The
+// phase diagram around the point sweeps the length of the run's fault —
+// the last one injected, else the experiment's own, else an outage.
+//
+// # Who may call it
+//
+// A request addressed to a name other than a loopback address, localhost
+// or a name in Options.AllowHosts is refused (400), wherever the server
+// listens, and so is one from a page of another site (its Origin, 403):
+// a web page elsewhere cannot reach the server through a name it rebinds
+// to this machine.
 //
 // The page is embedded (assets/, with uPlot vendored under assets/vendor),
 // works offline, and each browser tab gets its own run. The server writes

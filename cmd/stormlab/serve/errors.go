@@ -4,27 +4,44 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/stormlab/stormlab/experiments"
 )
 
 // inputError is bad input from a request: the answer is HTTP 400 with its
-// message, and nothing changes.
-type inputError struct{ msg string }
+// message, and nothing changes. field, when set, is the request's field
+// it concerns (as the request names it), and the message then reads
+// "field: says".
+type inputError struct {
+	field, says string
+	tooMany     bool // the run would outgrow the calls a live run may make
+}
 
-func (e *inputError) Error() string { return e.msg }
+func (e *inputError) Error() string {
+	if e.field == "" {
+		return e.says
+	}
+	return e.field + ": " + e.says
+}
 
 // badInput makes an inputError.
 func badInput(format string, args ...any) error {
-	return &inputError{clip(fmt.Sprintf(format, args...), 400)}
+	return &inputError{says: clip(fmt.Sprintf(format, args...), 400)}
+}
+
+// badField makes an inputError about one field of the request.
+func badField(field, format string, args ...any) error {
+	return &inputError{field: field, says: clip(fmt.Sprintf(format, args...), 400)}
 }
 
 // inputErr makes err bad input, keeping its message.
 func inputErr(err error) error {
-	if err == nil {
-		return nil
+	var ie *inputError
+	if err == nil || errors.As(err, &ie) {
+		return err
 	}
-	return &inputError{clip(err.Error(), 4000)}
+	return &inputError{says: clip(err.Error(), 4000)}
 }
 
 // busyError is a request the server cannot take now (too many runs): the
@@ -66,10 +83,17 @@ func httpStatus(err error) int {
 	return http.StatusInternalServerError
 }
 
-// fail answers a request with err's status and its message, one line.
-func fail(w http.ResponseWriter, err error) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+// fail answers a request with err's status and its message, one line: the
+// loader's message as it is, for API users. The page asks for JSON
+// (Accept: application/json) and gets the field the error concerns and a
+// message without the file, line or key the page never showed (pageError).
+func fail(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if strings.Contains(r.Header.Get("Accept"), "application/json") {
+		reply(w, httpStatus(err), pageError(err))
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(httpStatus(err))
 	fmt.Fprintln(w, clip(err.Error(), 4000))
 }

@@ -15,15 +15,15 @@ import (
 
 // exportTOML sends the run so far as an experiment file: its scenario, its
 // seed and every fault and change made, which stormlab run reproduces.
-func (s *Server) exportTOML(w http.ResponseWriter, _ *http.Request, run *run) {
+func (s *Server) exportTOML(w http.ResponseWriter, r *http.Request, run *run) {
 	tl, steps, sent := run.snapshot()
 	if len(sent) == 0 {
-		fail(w, badInput("nothing has run yet: export after the first second"))
+		fail(w, r, badInput("nothing has run yet: export after the first second"))
 		return
 	}
 	src, err := tl.export(len(sent), steps).TOML()
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	download(w, "application/toml", tl.name()+".toml", src)
@@ -42,16 +42,16 @@ func exported(run *run) (*live, *experiments.Experiment, []model.SeriesRow, erro
 
 // exportCSV sends the rows streamed as series.csv, as stormlab run writes
 // it for the exported file.
-func (s *Server) exportCSV(w http.ResponseWriter, _ *http.Request, run *run) {
+func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request, run *run) {
 	tl, e, sent, err := exported(run)
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	var b bytes.Buffer
 	res := []model.Result{{Series: &model.Series{Step: tl.step, Rows: sent}}}
 	if err := reports.WriteSeries(&b, e.Grid, res); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	download(w, "text/csv; charset=utf-8", tl.name()+"-series.csv", b.Bytes())
@@ -63,7 +63,7 @@ func (s *Server) exportChart(format string) func(http.ResponseWriter, *http.Requ
 	return func(w http.ResponseWriter, r *http.Request, run *run) {
 		tl, e, _, err := exported(run)
 		if err != nil {
-			fail(w, err)
+			fail(w, r, err)
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), s.opt.SimTimeout)
@@ -71,12 +71,12 @@ func (s *Server) exportChart(format string) func(http.ResponseWriter, *http.Requ
 		st := pipeline.Stages{Budget: pipeline.Budget{Workers: 1, Cell: s.opt.MaxMemory}}
 		results, err := st.Simulate(ctx, "the run", e.Grid.Cells())
 		if err != nil {
-			fail(w, fmt.Errorf("simulating the run for its chart: %w", err))
+			fail(w, r, fmt.Errorf("simulating the run for its chart: %w", err))
 			return
 		}
 		figs, err := plots.Render(e.Grid, results, e.Figures)
 		if err != nil || len(figs) == 0 {
-			fail(w, fmt.Errorf("drawing the chart: %v", err))
+			fail(w, r, fmt.Errorf("drawing the chart: %v", err))
 			return
 		}
 		if format == "svg" {

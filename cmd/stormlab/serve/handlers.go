@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
@@ -18,7 +19,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/experiments", s.listExperiments)
 	m.HandleFunc("GET /api/schema", s.getSchema)
 	m.HandleFunc("POST /api/runs", s.createRun)
+	m.HandleFunc("GET /api/runs/{id}", s.withRun(s.getRun))
 	m.HandleFunc("GET /api/runs/{id}/events", s.withRun(s.events))
+	m.HandleFunc("GET /api/runs/{id}/socket", s.withRun(s.socketEvents))
 	m.HandleFunc("POST /api/runs/{id}/control", s.withRun(s.controlRun))
 	m.HandleFunc("POST /api/runs/{id}/reset", s.withRun(s.resetRun))
 	m.HandleFunc("POST /api/runs/{id}/fault", s.withRun(s.addFault))
@@ -37,7 +40,7 @@ func (s *Server) withRun(h func(http.ResponseWriter, *http.Request, *run)) http.
 	return func(w http.ResponseWriter, r *http.Request) {
 		run, err := s.get(r.PathValue("id"))
 		if err != nil {
-			fail(w, err)
+			fail(w, r, err)
 			return
 		}
 		h(w, r, run)
@@ -79,12 +82,12 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	tl, err := s.liveFrom(r, setup{})
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	run, err := s.add(tl)
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	run.mu.Lock()
@@ -111,15 +114,15 @@ type controlRequest struct {
 func (s *Server) controlRun(w http.ResponseWriter, r *http.Request, run *run) {
 	var c controlRequest
 	if err := decode(r, &c); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	if c.Speed != nil && !slices.Contains([]speed{realTime, tenTimes, fastest}, *c.Speed) {
-		fail(w, badInput("speed %q is not one of 1, 10, max", clip(string(*c.Speed), 20)))
+		fail(w, r, badInput("speed %q is not one of 1, 10, max", clip(string(*c.Speed), 20)))
 		return
 	}
 	if err := run.control(c.Speed, c.Paused, c.PauseAt); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -135,7 +138,8 @@ func (s *Server) liveFrom(r *http.Request, st setup) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tl, s.fits(tl, nil)
+	_, err = s.planOf(tl, nil)
+	return tl, err
 }
 
 // resetRun starts the run again, with the setup sent or its own.
@@ -145,7 +149,7 @@ func (s *Server) resetRun(w http.ResponseWriter, r *http.Request, run *run) {
 	run.mu.Unlock()
 	tl, err := s.liveFrom(r, st)
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	run.reset(tl)
@@ -161,26 +165,32 @@ type faultRequest map[string]any
 func (s *Server) addFault(w http.ResponseWriter, r *http.Request, run *run) {
 	var req faultRequest
 	if err := decode(r, &req); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	if _, ok := req["start"]; ok {
-		fail(w, badInput("a fault starts at the moment the run has reached; give its kind and length, not its start"))
+		fail(w, r, badInput("a fault starts at the moment the run has reached; give its kind and length, not its start"))
 		return
 	}
 	raw, err := tomlValue(map[string]any(req))
 	if err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	var sc model.Scenario
 	if err := sweep.Assign(&sc, "fault.0", raw); err != nil {
-		fail(w, badInput("fault: %v", err))
+		if p, ok := sweep.KeyPath(err); ok && strings.HasPrefix(p, "fault.0.") {
+			k := strings.TrimPrefix(p, "fault.0.")
+			err = badField(k, "%s", strings.TrimPrefix(err.Error(), p+": "))
+		} else {
+			err = badInput("fault: %v", err)
+		}
+		fail(w, r, err)
 		return
 	}
 	f := sc.Fault[0]
 	if err := run.intervene(intervention{Fault: &f, Label: faultLabel(&f)}, ""); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -197,42 +207,46 @@ type changeRequest struct {
 func (s *Server) addChange(w http.ResponseWriter, r *http.Request, run *run) {
 	var req changeRequest
 	if err := decode(r, &req); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	var set map[string]any
 	label, policy := "", ""
 	switch {
 	case req.Policy != nil && req.Set != nil:
-		fail(w, badInput("give either the keys to set or a policy, not both"))
+		fail(w, r, badInput("give either the keys to set or a policy, not both"))
 		return
 	case req.Policy != nil:
 		var err error
 		if set, err = run.policyChange(*req.Policy); err != nil {
-			fail(w, err)
+			fail(w, r, err)
 			return
 		}
 		label, policy = "→ "+*req.Policy, *req.Policy
 	case len(req.Set) == 0:
-		fail(w, badInput("a change needs keys to set, e.g. {\"set\": {\"layer.0.attempts\": 1}}, or a policy"))
+		fail(w, r, badInput("a change needs keys to set, e.g. {\"set\": {\"layer.0.attempts\": 1}}, or a policy"))
 		return
 	default:
 		v, err := tomlValue(req.Set)
 		if err != nil {
-			fail(w, err)
+			fail(w, r, err)
 			return
 		}
 		set = v.(map[string]any)
 		for k := range set {
 			if strings.TrimSpace(k) == "" {
-				fail(w, badInput("a change's key is empty"))
+				fail(w, r, badInput("a change's key is empty"))
 				return
 			}
+		}
+		if c, ok := set["dependency.capacity"].(int64); ok && c <= 0 || set["dependency.capacity"] == 0.0 {
+			fail(w, r, badField("dependency.capacity", "give more than 0 calls/s: a server that serves nothing is an outage (fail it now)"))
+			return
 		}
 		label = changeLabel(set)
 	}
 	if err := run.intervene(intervention{Set: set, Label: label}, policy); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -240,17 +254,41 @@ func (s *Server) addChange(w http.ResponseWriter, r *http.Request, run *run) {
 
 func (s *Server) around(w http.ResponseWriter, r *http.Request, run *run) {
 	if err := decode(r, &struct{}{}); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	if err := run.startAround(); err != nil {
-		fail(w, err)
+		fail(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (s *Server) closeRun(w http.ResponseWriter, _ *http.Request, run *run) {
-	s.remove(run.id)
+// getRun is the run's state, without its rows: whether a page coming back
+// (a reload) can attach to it.
+func (s *Server) getRun(w http.ResponseWriter, _ *http.Request, run *run) {
+	run.mu.Lock()
+	v := run.stateLocked(false)
+	run.mu.Unlock()
+	reply(w, http.StatusOK, v)
+}
+
+// reloadGrace is how long a run closed by a page going away (?soon) waits
+// for the page to come back, as a reload brings it.
+const reloadGrace = 5 * time.Second
+
+// closeRun ends the run now, or with ?soon, unless a page attaches within
+// reloadGrace.
+func (s *Server) closeRun(w http.ResponseWriter, r *http.Request, run *run) {
+	if !r.URL.Query().Has("soon") {
+		s.remove(run.id)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	time.AfterFunc(reloadGrace, func() {
+		if run.idle(time.Now()) {
+			s.remove(run.id)
+		}
+	})
 	w.WriteHeader(http.StatusNoContent)
 }

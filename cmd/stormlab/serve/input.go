@@ -32,6 +32,10 @@ func decode(r *http.Request, dst any) error {
 	d.DisallowUnknownFields()
 	d.UseNumber()
 	if err := d.Decode(dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return typeError(te)
+		}
 		return badInput("malformed JSON: %v", err)
 	}
 	if d.More() {

@@ -15,10 +15,11 @@ import (
 func (r *run) policyChange(name string) (map[string]any, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	_, now, err := r.currentLocked()
+	cur, err := r.nowLocked()
 	if err != nil {
 		return nil, err
 	}
+	now := cur.sc
 	st := r.tl.setup
 	st.Policy = name
 	target, err := st.scenario(r.tl.from)

@@ -14,21 +14,22 @@ import (
 // maxPending is the events kept for a page that is not attached.
 const maxPending = 64
 
-// run is one live run, owned by one browser tab: its timeline, the rows
-// simulated ahead of the page and those already streamed, and how fast
-// they go. One stream at a time feeds its page; the handlers change it
-// under mu and wake the stream.
+// run is one live run, owned by one browser tab: its timeline, its engine
+// standing at the last row streamed, the rows streamed, and how fast they
+// go. One stream at a time feeds its page; the handlers change it under
+// mu and wake the stream.
 type run struct {
 	id  string
 	srv *Server
 
+	engMu sync.Mutex // taken before mu; held while the engine advances
+	eng   engine
+
 	mu       sync.Mutex
 	tl       *live
-	version  int               // bumps with every intervention and reset
 	sent     []model.SeriesRow // the rows streamed: the run so far
-	ahead    []model.SeriesRow // rows simulated beyond sent, for version aheadFor
-	aheadFor int
-	policy   string // the experiment's policy the run follows now; "" after a change by hand
+	now      *inForce          // the scenario in force now; nil: read it again from the file
+	policy   string            // the experiment's policy the run follows now; "" after a change by hand
 	speed    speed
 	paused   bool
 	pauseAt  int    // pause when this many rows are streamed (0: not set)
@@ -79,38 +80,73 @@ func (r *run) endLocked(why string) {
 
 // intervene adds an intervention at the moment the page has reached,
 // after checking the run's file with it, as the loader checks any file.
+// The fault is unforeseen (model/unforeseen.go): the run takes it up at
+// its start, as the live engine does, and so does the exported file.
 func (r *run) intervene(st intervention, policy string) error {
+	r.engMu.Lock()
+	defer r.engMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ended != "" {
 		return badInput("the run has ended (%s); reset to start again", r.ended)
 	}
+	if len(r.tl.steps) >= maxInterventions {
+		return badInput("a run takes at most %d faults and changes; export it, or reset to start again", maxInterventions)
+	}
 	st.Row = len(r.sent)
 	if st.Fault != nil {
+		if err := r.checkFaultLocked(st.Fault); err != nil {
+			return err
+		}
 		f := *st.Fault
 		f.Start = r.tl.at(st.Row)
+		f.Unforeseen = true
 		st.Fault = &f
 	}
 	steps := append(slices.Clone(r.tl.steps), st)
-	if _, err := r.tl.parse(st.Row+1, steps); err != nil {
-		return err
+	e, err := r.srv.planOf(r.tl, steps)
+	if err != nil {
+		return r.spikeCap(steps, err)
 	}
-	if err := r.srv.fits(r.tl, steps); err != nil {
-		return err
-	}
+	p := e.Grid.Cells()[0].Plan
 	r.tl.steps = steps
+	r.now = nowFrom(r.tl, e)
 	if st.Fault == nil {
 		r.policy = policy
 	}
-	r.changedLocked()
+	r.replanLocked(p)
+	r.pushLocked(event{"state", r.stateLocked(false)})
 	return nil
 }
 
-// changedLocked marks what was simulated ahead as stale and tells the page.
-func (r *run) changedLocked() {
-	r.version++
-	r.ahead = nil
-	r.pushLocked(event{"state", r.stateLocked(false)})
+// inForce is the scenario in force after the run's interventions, and its
+// healthy queue limit (0 when the queue rule does not judge it): kept from
+// one intervention to the next, as reading the run's file costs a little
+// more with each.
+type inForce struct {
+	sc    model.Scenario
+	limit float64
+}
+
+// nowFrom is what is in force in the run's file e.
+func nowFrom(tl *live, e *experiments.Experiment) *inForce {
+	in := &inForce{sc: tl.now(e)}
+	if p := e.Grid.Cells()[0].Plan; p.Health.Rule == model.HealthQueue {
+		in.limit = p.Health.Limit
+	}
+	return in
+}
+
+// nowLocked is what is in force now.
+func (r *run) nowLocked() (*inForce, error) {
+	if r.now == nil {
+		e, err := r.tl.parse(len(r.sent)+1, r.tl.steps)
+		if err != nil {
+			return nil, err
+		}
+		r.now = nowFrom(r.tl, e)
+	}
+	return r.now, nil
 }
 
 // current is the run's file over the rows streamed and one more, and the
@@ -151,11 +187,13 @@ func (r *run) control(s *speed, paused *bool, pauseAt *float64) error {
 
 // reset starts the run again from its start, with a new setup.
 func (r *run) reset(tl *live) {
+	r.engMu.Lock()
+	defer r.engMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopAroundLocked()
-	r.tl, r.sent, r.ahead, r.ended, r.policy, r.pauseAt = tl, nil, nil, "", tl.setup.Policy, 0
-	r.version++
+	r.dropEngineLocked()
+	r.tl, r.sent, r.ended, r.policy, r.pauseAt, r.now = tl, nil, "", tl.setup.Policy, 0, nil
 	r.pushLocked(event{"state", r.stateLocked(true)})
 }
 
@@ -176,6 +214,13 @@ func (r *run) close() {
 	if r.detach != nil {
 		r.detach()
 	}
+}
+
+// isClosed reports whether the run has ended for good.
+func (r *run) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
 }
 
 // idle reports whether no page has been attached since before t.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,7 @@ import (
 type Options struct {
 	// Files are the experiment files offered, read once by New.
 	Files []string
-	// MaxRuns caps the live runs at once (browser tabs); default 8.
+	// MaxRuns caps the live runs at once (browser tabs); default 16.
 	MaxRuns int
 	// MaxLength caps a run's simulated time; default 15 minutes.
 	MaxLength time.Duration
@@ -30,19 +31,25 @@ type Options struct {
 	// MaxMemory caps the live state of one simulation (model.Options);
 	// default 256 MB.
 	MaxMemory int64
+	// MaxCalls caps the calls a live run may make over the longest it may
+	// last, by the engine's bound from above (model.Cost); default 1e9,
+	// some 200 times the most an offered experiment's run makes.
+	MaxCalls float64
 	// SimTimeout caps the wall time of simulating one stretch of a run;
 	// default 20 s.
 	SimTimeout time.Duration
-	// Loopback refuses requests that name a host other than a loopback
-	// address or localhost, so that a web page elsewhere cannot reach the
-	// server through a name it controls (DNS rebinding).
-	Loopback bool
+	// AllowHosts are the host names, besides a loopback address and
+	// localhost, that a request may be addressed to (stormlab serve
+	// -allow-host). Any other is refused, wherever the server listens, so
+	// that a web page elsewhere cannot reach it through a name it controls
+	// (DNS rebinding).
+	AllowHosts []string
 }
 
 // withDefaults fills in the zero values.
 func (o Options) withDefaults() Options {
 	if o.MaxRuns <= 0 {
-		o.MaxRuns = 8
+		o.MaxRuns = 16
 	}
 	if o.MaxLength <= 0 {
 		o.MaxLength = 15 * time.Minute
@@ -55,6 +62,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = 256 << 20
+	}
+	if o.MaxCalls <= 0 {
+		o.MaxCalls = 1e9
 	}
 	if o.SimTimeout <= 0 {
 		o.SimTimeout = 20 * time.Second
@@ -100,21 +110,41 @@ func New(opt Options) (*Server, error) {
 // Experiments names the experiments offered, in the order given.
 func (s *Server) Experiments() []string { return append([]string(nil), s.cat.names...) }
 
-// Handler serves the page, its assets and its API. A request a page of
-// another site makes (its Origin is not this server) is refused, and with
-// Options.Loopback so is one addressed to a name that is not this machine.
+// bodyTimeout is how long a request's body may take to arrive.
+const bodyTimeout = 5 * time.Second
+
+// Handler serves the page, its assets and its API. A request addressed to
+// a name that is neither this machine nor one of Options.AllowHosts is
+// refused, and so is one a page of another site makes (its Origin is not
+// this server). A request's body must arrive within bodyTimeout.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.opt.Loopback && !loopbackHost(r.Host) {
-			fail(w, badInput("host %q is not this machine; open the page at the address stormlab serve printed", clip(r.Host, 80)))
+		if !s.allowedHost(r.Host) {
+			fail(w, r, badInput("host %q is not this machine; open the page at the address stormlab serve printed, or allow the name with -allow-host", clip(r.Host, 80)))
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r.Host) {
-			fail(w, &forbiddenError{"a page of another site (" + clip(o, 80) + ") cannot drive this server"})
+			fail(w, r, &forbiddenError{"a page of another site (" + clip(o, 80) + ") cannot drive this server"})
 			return
+		}
+		if r.Method == http.MethodPost {
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// allowedHost reports whether a Host header names this machine or a name
+// the server was told to answer to.
+func (s *Server) allowedHost(host string) bool {
+	if loopbackHost(host) {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return slices.ContainsFunc(s.opt.AllowHosts, func(a string) bool { return strings.EqualFold(a, host) })
 }
 
 // sameOrigin reports whether an Origin header names the host a request

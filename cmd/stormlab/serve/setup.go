@@ -7,6 +7,9 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
+// maxLayers is the deepest chain of callers a run may have.
+const maxLayers = 16
+
 // maxSeed is the largest seed a page may ask for: a JavaScript number holds
 // every whole number up to it exactly.
 const maxSeed = 1<<53 - 1
@@ -50,8 +53,8 @@ func (s *setup) scenario(o *offered) (model.Scenario, error) {
 	if !found {
 		return sc, fmt.Errorf("experiment %q has no cell of policy %q", o.Exp.Name, clip(s.Policy, 80))
 	}
-	if s.Layers < 0 || s.Layers > 16 {
-		return sc, fmt.Errorf("layers must be from 1 to 16 (0 = as the experiment has it), got %d", s.Layers)
+	if s.Layers < 0 || s.Layers > maxLayers {
+		return sc, badField("layers", "must be from 1 to %d (0 = as the experiment has it), got %d", maxLayers, s.Layers)
 	}
 	if s.Layers > 0 {
 		sc.Layers = s.Layers
@@ -70,7 +73,7 @@ func (s *setup) seed(o *offered) (uint64, error) {
 		return o.Exp.Grid.Seed & maxSeed, nil
 	}
 	if *s.Seed > maxSeed {
-		return 0, fmt.Errorf("seed must be a whole number from 0 to %d, got %d", uint64(maxSeed), *s.Seed)
+		return 0, badField("seed", "must be a whole number from 0 to %d, got %d", uint64(maxSeed), *s.Seed)
 	}
 	return *s.Seed, nil
 }

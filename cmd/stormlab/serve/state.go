@@ -1,7 +1,5 @@
 package serve
 
-import "github.com/stormlab/stormlab/model"
-
 // stateView is the run as the page shows it: its setup, its timeline, its
 // controls as they are now and, for a page that just attached, every row
 // streamed so far.
@@ -53,15 +51,12 @@ func (r *run) stateLocked(full bool) stateView {
 		}
 		v.Markers = append(v.Markers, marker{T: tl.at(st.Row).Seconds(), Label: st.Label, Kind: k})
 	}
-	if e, err := tl.parse(len(r.sent)+1, tl.steps); err == nil {
-		now := tl.now(e)
+	if now, err := r.nowLocked(); err == nil {
 		v.Now = map[string]any{}
-		for _, s := range valuesOf(now) {
+		for _, s := range valuesOf(now.sc) {
 			v.Now[s.Path] = s.Value
 		}
-		if p := e.Grid.Cells()[0].Plan; p.Health.Rule == model.HealthQueue {
-			v.Limit = p.Health.Limit
-		}
+		v.Limit = now.limit
 	}
 	if full {
 		v.Rows = rowsOf(r.sent, 0, tl.step, tl.faultRows())

@@ -10,11 +10,18 @@ import (
 // is there.
 const keepAlive = 15 * time.Second
 
+// sink is where a stream's events go: a Server-Sent Events response, or
+// a WebSocket (the page's).
+type sink interface {
+	send(e event) error
+	ping() error
+}
+
 // stream feeds the page: first the whole state, then rows at the run's
-// speed, simulating ahead when the rows run out, and every event the
+// speed, advancing the run's engine as they fall due, and every event the
 // handlers queue. It returns when the page goes, another stream takes
 // over, or the run is closed.
-func (r *run) stream(ctx context.Context, out *sse) error {
+func (r *run) stream(ctx context.Context, out sink) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.mu.Lock()
@@ -46,40 +53,30 @@ func (r *run) stream(ctx context.Context, out *sse) error {
 		r.mu.Lock()
 		evs := r.pending
 		r.pending = nil
-		var job *simJob
-		var batch []row
+		due := 0                               // rows to run and send now
 		wait, timed := time.Duration(0), false // timed: the next row is due after wait; else until woken
 		switch {
 		case r.ended != "" || r.paused:
 			next = time.Time{}
-		case len(r.ahead) == 0 || r.aheadFor != r.version:
-			if job = r.jobLocked(); job == nil {
-				r.endLocked(fmt.Sprintf("the run reached the %v a live run may last; export it, or reset to start again", r.tl.at(r.capRows())))
-				evs = append(evs, r.pending...)
-				r.pending = nil
-			}
+		case len(r.sent) >= r.capRows():
+			r.endLocked(fmt.Sprintf("the run reached the %v a live run may last; export it, or reset to start again", r.tl.at(r.capRows())))
+			evs = append(evs, r.pending...)
+			r.pending = nil
 		default:
 			now, every := time.Now(), r.speed.interval(r.tl.step, r.srv.frame)
 			if next.IsZero() || now.Sub(next) > every {
 				next = now // after a pause or a slow page, no catching up
 			}
 			if !now.Before(next) {
-				n := 1
+				due = 1
 				if r.speed == fastest {
-					n = min(r.srv.batch, len(r.ahead))
+					due = r.srv.batch
 				}
+				due = min(due, r.capRows()-len(r.sent))
 				if r.pauseAt > len(r.sent) {
-					n = min(n, r.pauseAt-len(r.sent))
+					due = min(due, r.pauseAt-len(r.sent))
 				}
-				from := len(r.sent)
-				r.sent = append(r.sent, r.ahead[:n]...)
-				r.ahead = r.ahead[n:]
-				batch = rowsOf(r.sent, from, r.tl.step, r.tl.faultRows())
 				next = next.Add(every)
-				if len(r.sent) == r.pauseAt {
-					r.paused, r.pauseAt = true, 0
-					evs = append(evs, event{"state", r.stateLocked(false)})
-				}
 			}
 			wait, timed = time.Until(next), true
 		}
@@ -89,23 +86,28 @@ func (r *run) stream(ctx context.Context, out *sse) error {
 				return err
 			}
 		}
-		if batch != nil {
-			if err := out.send(event{"rows", batch}); err != nil {
-				return err
-			}
-		}
-		if job != nil {
-			rows, err := r.simulate(ctx, job)
+		if due > 0 {
+			batch, evs := r.step(ctx, due)
 			if ctx.Err() != nil {
 				return nil
 			}
-			r.install(job, rows, err)
-			continue
+			if batch != nil {
+				if err := out.send(event{"rows", batch}); err != nil {
+					return err
+				}
+			}
+			for _, e := range evs {
+				if err := out.send(e); err != nil {
+					return err
+				}
+			}
 		}
-		if timed && wait <= 0 {
+		if timed && time.Until(next) <= 0 {
 			continue // due already: at full speed, or behind
 		}
-		if !timed {
+		if timed {
+			wait = time.Until(next)
+		} else {
 			wait = keepAlive
 		}
 		timer.Reset(wait)
@@ -125,4 +127,30 @@ func (r *run) stream(ctx context.Context, out *sse) error {
 		}
 	}
 	return nil
+}
+
+// step runs the next n rows and streams them: the rows for the page, and
+// the events they bring (a pause reached, the run ended by its engine).
+func (r *run) step(ctx context.Context, n int) ([]row, []event) {
+	r.engMu.Lock()
+	defer r.engMu.Unlock()
+	rows, err := r.advance(ctx, n)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		r.endLocked(err.Error())
+	}
+	var batch []row
+	if len(rows) > 0 {
+		from := len(r.sent)
+		r.sent = append(r.sent, rows...)
+		batch = rowsOf(r.sent, from, r.tl.step, r.tl.faultRows())
+		if len(r.sent) == r.pauseAt {
+			r.paused, r.pauseAt = true, 0
+			r.pending = append(r.pending, event{"state", r.stateLocked(false)})
+		}
+	}
+	evs := r.pending
+	r.pending = nil
+	return batch, evs
 }

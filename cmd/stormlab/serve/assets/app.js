@@ -11,35 +11,43 @@ const S = {
   run: null,        // the run's id
   state: null,      // the last state the server sent
   rows: [],         // every row streamed, in order
-  es: null,         // the event stream
+  ws: null,         // the run's WebSocket
+  retries: 0,       // times the socket was opened again since it last worked
   charts: [],       // uPlot instances of the live charts
   around: null,     // the last phase diagram
   aroundChart: null,
   experiments: [],
   dirty: false,     // the policy form holds edits not yet applied
   families: {},     // the schema's families the form offers, by key
+  badges: null,     // the markers' badges as last drawn, and the plot's box
 };
 window.stormlab = S;
 
 const colours = {
   healthy: '#2e9e5b', overloaded: '#e08a1e', recovering: '#2f7fd1', metastable: '#c9302c', idle: '#9aa0a8',
   offered: '#1f5fa8', goodput: '#2e9e5b', demand: '#7a7f88', capacity: '#1d2330',
-  retries: '#b5651d', queue: '#6a3d9a', inflight: '#1f9aa8', limit: '#888',
+  retries: '#b5651d', queue: 'rgba(106,61,154,0.4)', inflight: '#0b5f69', limit: '#888',
   fault: 'rgba(0,0,0,0.08)', marker: '#1d2330',
 };
 
 // ---- the server
 
+// api sends a request. An error comes back as JSON (the page asks for
+// it): the field it concerns, as the request names it, and one sentence;
+// the Error thrown carries both.
 async function api(method, path, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
   const res = await fetch(path, init);
   if (!res.ok) {
-    const msg = (await res.text()).trim();
-    throw new Error(msg || `${res.status} ${res.statusText}`);
+    let e = { message: `${res.status} ${res.statusText}` };
+    try { e = await res.json(); } catch (_) { /* not JSON: the status says it */ }
+    const err = new Error(e.message);
+    err.field = e.field || '';
+    throw err;
   }
   if (res.status === 204 || res.status === 202) return null;
   return res.json();
@@ -51,12 +59,45 @@ function problem(msg) {
   p.textContent = msg || '';
 }
 
-async function act(fn) {
+// ---- errors beside their fields
+
+// clearErrors takes every field's error away (and the box's).
+function clearErrors() {
+  problem('');
+  for (const e of document.querySelectorAll('.field-error')) e.remove();
+  for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+}
+
+// fieldError shows msg beside el, named as the form names el, until el is
+// changed.
+function fieldError(el, msg) {
+  const box = el.closest('label, .group') || el.parentElement;
+  const note = document.createElement('span');
+  note.className = 'field-error';
+  note.setAttribute('role', 'alert');
+  const name = el.getAttribute('aria-label') || (el.closest('label') ? el.closest('label').firstChild.textContent.trim() : el.textContent.trim());
+  note.textContent = `${name}: ${msg}`;
+  box.after(note);
+  el.setAttribute('aria-invalid', 'true');
+  el.addEventListener('input', () => { note.remove(); el.removeAttribute('aria-invalid'); }, { once: true });
+}
+
+// act runs what the reader asked for; an error goes beside the field it
+// concerns (fields maps the request's field names to the page's fields:
+// ids, elements, or a function of the name), else into the box above the
+// charts.
+async function act(fn, fields) {
+  clearErrors();
   try {
-    problem('');
     await fn();
   } catch (e) {
-    problem(e.message);
+    let el = null;
+    if (e.field && fields) {
+      const f = typeof fields === 'function' ? fields(e.field) : fields[e.field];
+      el = typeof f === 'string' ? $(f) : f || null;
+    }
+    if (el) fieldError(el, e.message);
+    else problem(e.message);
   }
 }
 
@@ -99,17 +140,43 @@ async function start() {
 
 // ---- the stream
 
+// connect opens the run's WebSocket: every event of the run comes over
+// it, as {"event": name, "data": ...}. A browser's six connections to a
+// host are not spent on it, so every tab streams. A socket lost is opened
+// again, a few times, before the page gives up.
+const handlers = {
+  state: (d) => onState(d),
+  rows: (d) => onRows(d),
+  end: (d) => { $('run-info').textContent = d; },
+  problem: (d) => problem(d),
+  around: (d) => onAround(d),
+};
+
 function connect() {
-  if (S.es) S.es.close();
-  const es = new EventSource(`/api/runs/${S.run}/events`);
-  S.es = es;
-  es.addEventListener('state', (e) => onState(JSON.parse(e.data)));
-  es.addEventListener('rows', (e) => onRows(JSON.parse(e.data)));
-  es.addEventListener('end', (e) => { $('run-info').textContent = JSON.parse(e.data); });
-  es.addEventListener('problem', (e) => problem(JSON.parse(e.data)));
-  es.addEventListener('around', (e) => onAround(JSON.parse(e.data)));
-  es.onerror = () => {
-    if (es.readyState === EventSource.CLOSED) problem('The connection to the run was lost (it ends a minute after its page goes); reload the page to start again.');
+  if (S.ws) {
+    S.ws.onclose = null;
+    S.ws.close();
+  }
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/runs/${S.run}/socket`);
+  S.ws = ws;
+  ws.onopen = () => { S.retries = 0; };
+  ws.onmessage = (m) => {
+    const { event, data } = JSON.parse(m.data);
+    if (handlers[event]) handlers[event](data);
+  };
+  ws.onclose = (e) => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    if (e.code === 1000) {
+      problem('This run is now shown in another tab (the newest page of a run streams it); reload to take it back.');
+      return;
+    }
+    if (e.code !== 1001 && S.retries < 5) {
+      S.retries++;
+      setTimeout(() => { if (!S.ws) connect(); }, 500 * S.retries);
+      return;
+    }
+    problem(`The connection to the run was lost${e.reason ? ` (${e.reason})` : ''}; a run ends a minute after its page goes. Reload the page to start again.`);
   };
 }
 
@@ -132,11 +199,51 @@ function onState(st) {
     $('experiment').value = st.experiment;
     fillPolicies(exp, st.policy);
   }
+  policyShown(st);
   presets(st);
   layerChoices(st);
   if (!S.dirty) fillForm();
+  loadField(st);
+  markerList();
   exportLinks();
+  remember(st);
   redraw();
+}
+
+// policyShown makes the header's policy the one the run follows now; after
+// a change by hand, the one it started from, marked so.
+function policyShown(st) {
+  const sel = $('policy');
+  for (const o of [...sel.options]) if (o.dataset.changed) o.remove();
+  if (st.policy_now) {
+    sel.value = st.policy_now;
+  } else if (st.markers && st.markers.some((m) => m.kind === 'change')) {
+    const o = new Option(`${st.policy || 'its scenario'} + changes`, st.policy);
+    o.dataset.changed = 'yes';
+    sel.append(o);
+    o.selected = true;
+  }
+}
+
+// loadField says when the scenario's load is not what drives it: a closed
+// loop's clients, or a single burst of them.
+function loadField(st) {
+  const now = st.now || {};
+  const el = document.querySelector('#policy-form [data-key="load"]');
+  const kind = now.arrivals;
+  const unused = kind === 'burst' || (kind === 'closed' && !(now.load > 0));
+  el.disabled = unused;
+  if (unused) el.value = '';
+  el.placeholder = unused ? (kind === 'burst' ? `one burst of ${now.clients}` : `${now.clients} clients`) : '';
+}
+
+// remember keeps the run's id for this tab, so that a reload attaches to
+// the same run (the server keeps it a minute after its page goes), with
+// its faults and changes.
+function remember(st) {
+  try {
+    sessionStorage.setItem('stormlab.run', JSON.stringify({ id: st.id, at: location.search }));
+  } catch (_) { /* storage off: a reload starts again */ }
 }
 
 function onRows(rows) {
@@ -146,8 +253,8 @@ function onRows(rows) {
 
 // ---- readout and charts
 
+// fmtSecs writes a moment of the run, always in seconds.
 function fmtSecs(s) {
-  if (s >= 120 && s % 60 === 0) return `${s / 60} min`;
   return `${+s.toFixed(2)} s`;
 }
 
@@ -160,6 +267,7 @@ function readout() {
   if (!r) return;
   $('r-offered').textContent = `${Math.round(perSec(r.calls))}/s`;
   $('r-goodput').textContent = `${Math.round(perSec(r.successes))}/s`;
+  $('r-drain').hidden = !(r.successes > r.calls);
   $('r-retries').textContent = `${r.calls > 0 ? Math.round(100 * r.retries / r.calls) : 0}%`;
   $('r-queue').textContent = Math.round(r.queue);
   $('r-inflight').textContent = Math.round(r.in_flight);
@@ -180,8 +288,10 @@ function columns() {
 }
 
 // overlay draws what uPlot's series do not: the fault windows under the
-// lines, the interventions over them and, on the first chart, a strip of
-// the status of each row.
+// lines, the interventions over them (a dashed line and, on the first
+// chart, a numbered badge whose text is in the list under it) and, on the
+// first chart, a strip of the status of each row. Badges close together
+// stack downwards; none leaves the plot.
 function overlay(opts) {
   const px = () => uPlot.pxRatio || 1;
   return {
@@ -207,7 +317,7 @@ function overlay(opts) {
         const { top, height, left, width } = u.bbox;
         ctx.save();
         if (opts.status) {
-          const h = 6 * px();
+          const h = statusStrip * px();
           for (const r of S.rows) {
             const x0 = u.valToPos(r.t, 'x', true);
             const x1 = u.valToPos(r.t + st.step, 'x', true);
@@ -217,23 +327,33 @@ function overlay(opts) {
           }
         }
         ctx.strokeStyle = colours.marker;
-        ctx.fillStyle = colours.marker;
         ctx.lineWidth = px();
         ctx.setLineDash([4 * px(), 3 * px()]);
-        ctx.font = `${11 * px()}px system-ui, sans-serif`;
-        let lastX = -Infinity;
-        let row = 0;
+        const xs = [];
         for (const m of st.markers || []) {
           const x = Math.round(u.valToPos(m.t, 'x', true)) + 0.5;
+          xs.push(x);
           if (x < left || x > left + width) continue;
           ctx.beginPath();
           ctx.moveTo(x, top);
           ctx.lineTo(x, top + height);
           ctx.stroke();
-          if (opts.labels) {
-            row = x - lastX < 90 * px() ? (row + 1) % 3 : 0;
-            lastX = x;
-            ctx.fillText(m.label.length > 40 ? `${m.label.slice(0, 39)}…` : m.label, x + 3 * px(), top + (18 + 12 * row) * px());
+        }
+        if (opts.labels) {
+          ctx.setLineDash([]);
+          ctx.font = `bold ${10 * px()}px system-ui, sans-serif`;
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          const placed = badges(xs, left, top + (statusStrip + 2) * px(), width, height, px());
+          S.badges = { plot: { left, top, width, height }, placed }; // for tests: device pixels
+          for (const b of placed) {
+            ctx.fillStyle = '#fff';
+            ctx.beginPath();
+            ctx.arc(b.x, b.y, b.r, 0, 2 * Math.PI);
+            ctx.fill();
+            ctx.stroke();
+            ctx.fillStyle = colours.marker;
+            ctx.fillText(String(b.n), b.x, b.y + 0.5 * px());
           }
         }
         ctx.restore();
@@ -242,30 +362,84 @@ function overlay(opts) {
   };
 }
 
+// statusStrip is the status strip's height, in CSS pixels.
+const statusStrip = 10;
+
+// badges places the markers' numbered badges: at its line, kept inside
+// the plot, one badge further down while it would touch the one before.
+function badges(xs, left, top, width, height, px) {
+  const r = 8 * px;
+  const out = [];
+  let row = 0;
+  let lastX = -Infinity;
+  const rows = Math.max(1, Math.floor((height - 4 * r) / (2 * r + 2 * px)));
+  xs.forEach((x0, i) => {
+    if (x0 < left || x0 > left + width) return;
+    const x = Math.min(Math.max(x0, left + r + px), left + width - r - px);
+    row = x - lastX < 2 * r + 2 * px ? (row + 1) % rows : 0;
+    lastX = x;
+    out.push({ n: i + 1, x, y: top + r + row * (2 * r + 2 * px), r });
+  });
+  return out;
+}
+
+// markerList writes the markers' texts under the first chart, by number.
+function markerList() {
+  const ol = $('markers');
+  const ms = (S.state && S.state.markers) || [];
+  const key = JSON.stringify(ms);
+  if (ol.dataset.for === key) return;
+  ol.dataset.for = key;
+  ol.replaceChildren();
+  for (const m of ms) {
+    const li = document.createElement('li');
+    li.className = m.kind;
+    li.textContent = `${fmtSecs(m.t)} · ${m.label}`;
+    ol.append(li);
+  }
+  ol.hidden = ms.length === 0;
+}
+
 function xRange() {
   const st = S.state;
   const end = S.rows.length * (st ? st.step : 1);
   return [0, Math.max(60, Math.ceil(end / 10) * 10)];
 }
 
+// axisSize sizes a y axis to its longest tick label, its label beside it:
+// nine-digit ticks are not clipped and the label never covers them.
+function axisSize(u, values, axisIdx, cycleNum) {
+  const axis = u.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  let size = axis.ticks.size + axis.gap;
+  const longest = (values || []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+  if (longest !== '') {
+    u.ctx.font = axis.font[0];
+    size += u.ctx.measureText(longest).width / (uPlot.pxRatio || 1);
+  }
+  return Math.ceil(size) + 22; // the axis label's line
+}
+
 function makeCharts() {
   const width = Math.max(320, $('chart-traffic').clientWidth || 800);
   const x = { time: false, range: () => xRange() };
-  const legend = { live: false };
   const line = (label, stroke, width, more) => ({ label, stroke, width, points: { show: false }, ...more });
   const axisX = { label: 'time (s)', size: 36 };
+  const axisY = (label) => ({ label, size: axisSize, labelGap: 2 });
+  // The legend under each chart shows every series' value at the cursor.
+  const legend = { live: true };
   const traffic = new uPlot({
     title: 'Traffic at the server',
     width, height: 230,
     scales: { x, y: { range: (u, lo, hi) => [0, Math.max(10, hi * 1.08)] } },
-    axes: [axisX, { label: 'per second', size: 52 }],
+    axes: [axisX, axisY('per second')],
     legend,
     series: [
       { label: 't (s)' },
       line('offered load (calls/s)', colours.offered, 2),
       line('goodput (successes/s)', colours.goodput, 2),
-      line('demand (new requests/s)', colours.demand, 1, { dash: [2, 3] }),
-      line('capacity (calls/s)', colours.capacity, 1.5, { dash: [6, 3], paths: uPlot.paths.stepped({ align: 1 }) }),
+      line('demand (new requests/s)', colours.demand, 1.75, { dash: [5, 3] }),
+      line('capacity (calls/s)', colours.capacity, 1.5, { dash: [8, 4], paths: uPlot.paths.stepped({ align: 1 }) }),
     ],
     plugins: [overlay({ status: true, labels: true })],
   }, columns().traffic, $('chart-traffic'));
@@ -273,7 +447,7 @@ function makeCharts() {
     title: 'Retries as a share of the calls reaching the server',
     width, height: 150,
     scales: { x, y: { range: () => [0, 100] } },
-    axes: [axisX, { label: '%', size: 52 }],
+    axes: [axisX, axisY('%')],
     legend,
     series: [{ label: 't (s)' }, line('retries (% of calls)', colours.retries, 2, { fill: 'rgba(181,101,29,0.12)' })],
     plugins: [overlay({})],
@@ -282,11 +456,13 @@ function makeCharts() {
     title: 'Queue and requests in flight',
     width, height: 180,
     scales: { x, y: { range: (u, lo, hi) => [0, Math.max(10, hi * 1.08)] } },
-    axes: [axisX, { label: 'count', size: 52 }],
+    axes: [axisX, axisY('count')],
     legend,
     series: [
       { label: 't (s)' },
-      line('queue (calls waiting)', colours.queue, 2),
+      // A wide pale band under a thin dark line: where the two coincide
+      // (every request in flight waiting in the queue) both stay visible.
+      line('queue (calls waiting)', colours.queue, 6),
       line('in flight (requests)', colours.inflight, 1.5),
       line('healthy queue limit', colours.limit, 1, { dash: [2, 3] }),
     ],
@@ -318,8 +494,8 @@ window.addEventListener('resize', () => {
 
 // ---- faults
 
-function fault(body) {
-  return act(() => api('POST', `/api/runs/${S.run}/fault`, body));
+function fault(body, fields) {
+  return act(() => api('POST', `/api/runs/${S.run}/fault`, body), fields);
 }
 
 function secsText(id) {
@@ -384,13 +560,41 @@ function nowValue(path) {
 
 function fields() { return [...document.querySelectorAll('#policy-form [data-key]')]; }
 
+// formField is the policy form's field for a key of a change
+// ("layer.*.attempts", "layer.2.timeout", "budget.max_tokens").
+function formField(path) {
+  const m = path.match(/^layer\.(\*|\d+)\.(.*)$/);
+  if (m) return document.querySelector(`#policy-form [data-layer][data-key="${m[2]}"]`);
+  return document.querySelector(`#policy-form [data-key="${path}"]:not([data-layer])`);
+}
+
+// layerValues are a key's values on every layer, for "every layer".
+function layerValues(path) {
+  const now = (S.state && S.state.now) || {};
+  const n = (S.state && S.state.layers) || 1;
+  return [...Array(n).keys()].map((i) => now[path.replace('layer.*.', `layer.${i}.`)]);
+}
+
 function fillForm() {
   for (const el of fields()) {
-    const v = nowValue(fieldPath(el));
+    const path = fieldPath(el);
+    const v = nowValue(path);
+    if (el.dataset.placeholder === undefined) el.dataset.placeholder = el.placeholder || '';
+    el.placeholder = el.dataset.placeholder;
     if (el.type === 'checkbox') el.checked = !!v;
     else el.value = v === undefined ? '' : String(v);
+    // On "every layer" a key the layers hold differently is left empty,
+    // its values shown: the form does not pretend they are the first's.
+    if (path.startsWith('layer.*.') && el.tagName === 'INPUT' && el.type !== 'checkbox') {
+      const vs = layerValues(path);
+      if (vs.some((x) => !same(x, vs[0]))) {
+        el.value = '';
+        el.placeholder = `varies: ${vs.join(', ')}`;
+      }
+    }
     if (el.dataset.family) el.dataset.prev = el.value;
     el.dataset.needed = '';
+    el.dataset.edited = '';
   }
   showFields();
 }
@@ -516,6 +720,7 @@ function suggest(sel) {
     const f = document.querySelector(`#policy-form [data-key="${formKey(path)}"]`);
     if (f.type === 'checkbox') {
       f.checked = key.default === 'true';
+      f.dataset.edited = 'yes';
       continue;
     }
     // A default this kind does not take (a backoff's base of 0s) is left
@@ -523,6 +728,7 @@ function suggest(sel) {
     const x = key.type === 'duration' ? seconds(key.default) : Number(key.default);
     const outside = (key.min !== undefined && x < key.min) || (key.max !== undefined && x > key.max);
     f.value = outside ? '' : key.default;
+    f.dataset.edited = 'yes'; // part of the kind picked
     f.dataset.needed = outside ? 'yes' : '';
     f.placeholder = outside ? key.range : f.placeholder;
   }
@@ -545,14 +751,17 @@ function fieldValue(el) {
 
 function same(a, b) { return a === b || (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) < 1e-12); }
 
-// changes lists the shown keys whose value differs from the one in force;
-// for every layer, a key differing at any layer.
+// changes lists the shown keys the reader edited (or a kind picked filled
+// in) whose value differs from the one in force; for every layer, a key
+// differing at any layer. A key not edited is never sent: "every layer"
+// shows the first layer's values, which the others need not share.
 function changes() {
   const set = {};
   const st = S.state;
   for (const el of fields()) {
     const label = el.closest('label');
     if (label && label.hidden) continue;
+    if (el.dataset.edited !== 'yes') continue;
     const path = fieldPath(el);
     const v = fieldValue(el);
     if (v === '') continue;
@@ -595,7 +804,7 @@ function cellColour(secs, maxSecs) {
 function drawAround() {
   const a = S.around;
   $('around-sentence').textContent = a ? a.sentence : '';
-  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the outage's end to healthy for good, light to dark; red: not healthy again by the end of the run. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
+  $('around-how').textContent = a ? `${a.cells} cells (${a.scenario}) in ${a.seconds} s. Colour: seconds from the ${a.fault}'s end to healthy for good, light to dark; red: not healthy again by the end of the run. Circle: this point; line: the grid's boundary; diamond: the search's estimate at this load.` : '';
   $('around-hover').textContent = '';
   if (S.aroundChart) {
     S.aroundChart.destroy();
@@ -666,8 +875,8 @@ function drawAround() {
       x: { time: false, range: () => [0, xmax] },
       y: { range: () => [a.loads[0] - dl / 2, a.loads[a.loads.length - 1] + dl / 2] },
     },
-    axes: [{ label: 'outage length (s)', size: 36 }, { label: 'load (requests/s)', size: 56 }],
-    series: [{ label: 'outage (s)' }, { label: 'load', stroke: 'transparent', points: { show: false } }],
+    axes: [{ label: `${a.fault} length (s)`, size: 36 }, { label: 'load (requests/s)', size: 56 }],
+    series: [{ label: `${a.fault} (s)` }, { label: 'load', stroke: 'transparent', points: { show: false } }],
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
     hooks: {
@@ -682,7 +891,7 @@ function drawAround() {
         const i = Math.round((l - a.loads[0]) / dl);
         if (i < 0 || i >= a.loads.length || j < 0 || j >= a.blips.length) return;
         const s = a.recovery_s[i][j];
-        $('around-hover').textContent = `load ${a.loads[i]}/s, outage ${a.blips[j]} s: ` +
+        $('around-hover').textContent = `load ${a.loads[i]}/s, ${a.fault} for ${a.blips[j]} s: ` +
           (a.recovered[i][j] ? `healthy for good ${s === null ? 'at once' : `${s} s after it`}` : 'never recovers');
       }],
     },
@@ -718,26 +927,29 @@ async function init() {
   if (q.get('seed')) $('seed').value = q.get('seed');
   if (q.get('layers')) $('layers').value = q.get('layers');
   sel.addEventListener('change', () => fillPolicies(experiment(sel.value), null));
-  $('setup').addEventListener('submit', (e) => { e.preventDefault(); act(start); });
+  const setupFields = { experiment: 'experiment', policy: 'policy', seed: 'seed', layers: 'layers' };
+  $('setup').addEventListener('submit', (e) => { e.preventDefault(); act(start, setupFields); });
+  document.addEventListener('invalid', clearErrors, true); // the browser's own bubble says it
 
   for (const b of document.querySelectorAll('.speed')) {
     b.addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { speed: b.dataset.speed })));
   }
   $('pause').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { paused: !(S.state && S.state.paused) })));
-  $('pause-at').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { pause_at: num('pause-at-s'), paused: false })));
+  $('pause-at').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/control`, { pause_at: num('pause-at-s'), paused: false }), { pause_at: 'pause-at-s' }));
   $('reset').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/reset`, {})));
 
   for (const b of document.querySelectorAll('[data-fault]')) {
-    b.addEventListener('click', () => fault({ kind: b.dataset.fault, length: b.dataset.length }));
+    b.addEventListener('click', () => fault({ kind: b.dataset.fault, length: b.dataset.length }, { length: b }));
   }
-  $('outage-n').addEventListener('click', () => fault({ kind: 'outage', length: secsText('outage-len') }));
-  $('degrade').addEventListener('click', () => fault({ kind: 'degradation', capacity: num('degrade-cap'), length: secsText('degrade-len') }));
-  $('slow').addEventListener('click', () => fault({ kind: 'slowdown', factor: num('slow-factor'), length: secsText('slow-len') }));
-  $('spike').addEventListener('click', () => fault({ kind: 'spike', factor: num('spike-factor'), length: secsText('spike-len') }));
+  $('outage-n').addEventListener('click', () => fault({ kind: 'outage', length: secsText('outage-len') }, { length: 'outage-len' }));
+  $('degrade').addEventListener('click', () => fault({ kind: 'degradation', capacity: num('degrade-cap'), length: secsText('degrade-len') }, { capacity: 'degrade-cap', length: 'degrade-len' }));
+  $('slow').addEventListener('click', () => fault({ kind: 'slowdown', factor: num('slow-factor'), length: secsText('slow-len') }, { factor: 'slow-factor', length: 'slow-len' }));
+  $('spike').addEventListener('click', () => fault({ kind: 'spike', factor: num('spike-factor'), length: secsText('spike-len') }, { factor: 'spike-factor', length: 'spike-len' }));
 
   const form = $('policy-form');
   form.addEventListener('input', (e) => {
     S.dirty = true;
+    if (e.target.dataset.key) e.target.dataset.edited = 'yes';
     $('policy-note').textContent = 'not applied yet';
     if (e.target.tagName === 'SELECT') suggest(e.target);
     showFields();
@@ -754,13 +966,27 @@ async function init() {
       await api('POST', `/api/runs/${S.run}/change`, { set });
       S.dirty = false;
       $('policy-note').textContent = 'applied';
-    });
+    }, formField);
   });
 
   $('around-go').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/around`, {})));
-  window.addEventListener('pagehide', () => { if (S.run) navigator.sendBeacon(`/api/runs/${S.run}/close`); });
-
-  await act(start);
+  // A page going away ends its run unless it comes back within seconds
+  // (a reload), which attaches to the same run: its rows, faults and
+  // changes.
+  window.addEventListener('pagehide', () => { if (S.run) navigator.sendBeacon(`/api/runs/${S.run}/close?soon`); });
+  // The same address: a reload. Another (a link to another experiment)
+  // starts the run it asks for.
+  let back = null;
+  try { back = JSON.parse(sessionStorage.getItem('stormlab.run') || 'null'); } catch (_) { /* storage off */ }
+  if (back && back.at === location.search && /^[0-9a-f]{32}$/.test(back.id)) {
+    try {
+      const st = await api('GET', `/api/runs/${back.id}`);
+      S.run = st.id;
+      connect();
+      return;
+    } catch (_) { /* gone: start a new run */ }
+  }
+  await act(start, setupFields);
 }
 
 init();
