@@ -67,6 +67,7 @@ Usage:
   stormlab validate [-set PATH=VALUE ...] FILE.toml ...
   stormlab keys
   stormlab serve [-addr HOST:PORT] [FILE.toml ...]
+  stormlab lab [-out DIR] [-speed X] [-figures=false] [-set PATH=VALUE ...] FILE.toml ...
 
 Run "stormlab COMMAND -h" for a command's flags and examples.
 ` + manualRef + `
@@ -89,6 +90,7 @@ func commands() []subcommand {
 		{"validate", func(w io.Writer) *flag.FlagSet { fs, _ := newValidateFlags(w); return fs }, cmdValidate},
 		{"keys", nil, cmdKeys},
 		{"serve", func(w io.Writer) *flag.FlagSet { fs, _ := newServeFlags(w); return fs }, cmdServe},
+		{"lab", func(w io.Writer) *flag.FlagSet { fs, _ := newLabFlags(w); return fs }, cmdLab},
 	}
 }
 
