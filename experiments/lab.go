@@ -77,6 +77,9 @@ func (e *Experiment) readLab(v any) error {
 		}
 		lab.Only = append(lab.Only, only)
 	}
+	if t.Columns == nil {
+		return e.errorf("lab.columns", "is required: a list of { name = \"column\", abs = ..., rel = ..., why = \"...\" }, the results.csv columns the lab compares with the model's")
+	}
 	cols, ok := t.Columns.([]map[string]any)
 	if !ok {
 		if list, isList := t.Columns.([]any); isList {

@@ -377,8 +377,13 @@
 // Examples:
 //
 //	stormlab lab experiments/one-hop.toml
-//	stormlab lab -speed 10 experiments/server-60.toml
-//	stormlab lab -set 'grid.blip=3s' -out /tmp/lab experiments/server-60.toml
+//	stormlab lab -speed 0.5 experiments/chain-breaker.toml
+//	stormlab lab -figures=false -out /tmp/lab experiments/one-hop.toml
+//
+// The FIG. 1 experiments (server-60, switch-to-budget) run their [lab]
+// cells at speed 10, a minute of real time, and need a machine that is not
+// busy with other work: on one that is, the generator falls behind and the
+// run is refused.
 //
 // # Exit codes
 //

@@ -25,8 +25,8 @@ with is not reported: exit 1.
 
 Examples:
   stormlab lab experiments/one-hop.toml
-  stormlab lab -speed 10 experiments/server-60.toml
-  stormlab lab -set 'grid.blip=3s' -out /tmp/lab experiments/server-60.toml
+  stormlab lab -speed 0.5 experiments/chain-breaker.toml
+  stormlab lab -figures=false -out /tmp/lab experiments/one-hop.toml
 
 ` + manualRef + `
 

@@ -3,10 +3,14 @@ package lab
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/model"
 )
 
 // load loads an experiment of the library.
@@ -69,11 +73,17 @@ func disagreements(t *testing.T, o *Outcome) {
 func TestOneHopOnGRPC(t *testing.T) {
 	o := runLab(t, load(t, "one-hop"), 0)
 	disagreements(t, o)
-	for label, calls := range map[string]float64{
+	wantCalls(t, o, map[string]float64{
 		"origin=always 503, configuration=no retries":             50,
 		"origin=always 503, configuration=3 attempts, no budget":  150,
 		"origin=always 503, configuration=3 attempts, 10% budget": 60,
-	} {
+	})
+}
+
+// wantCalls checks the calls the real origin saw in the named cells.
+func wantCalls(t *testing.T, o *Outcome, want map[string]float64) {
+	t.Helper()
+	for label, calls := range want {
 		if c := cellOf(t, o, label); c.Lab.Calls != calls {
 			t.Errorf("%s: %v calls on real gRPC, want %v", label, c.Lab.Calls, calls)
 		}
@@ -104,15 +114,11 @@ func TestGRPCThrottleRefusesAsModel(t *testing.T) {
 func TestChainOnGRPC(t *testing.T) {
 	o := runLab(t, load(t, "chain-breaker"), 0)
 	disagreements(t, o)
-	for label, calls := range map[string]float64{
+	wantCalls(t, o, map[string]float64{
 		"configuration=no budget, no breaker":                  810,
 		"configuration=breaker per call at every hop":          30,
 		"configuration=budget + breaker per call at every hop": 20,
-	} {
-		if c := cellOf(t, o, label); c.Lab.Calls != calls {
-			t.Errorf("%s: %v calls on real gRPC, want %v", label, c.Lab.Calls, calls)
-		}
-	}
+	})
 }
 
 // The FIG. 1 server at ten times its speed: a 1 s blip recovers, a 3 s
@@ -128,5 +134,63 @@ func TestFig1OnGRPC(t *testing.T) {
 			o := runLab(t, load(t, name), 0)
 			disagreements(t, o)
 		})
+	}
+}
+
+// A column agrees within abs or rel of the model's value; verdicts
+// exactly; two empty values agree, one does not.
+func TestCompare(t *testing.T) {
+	e := load(t, "server-60")
+	calls, _ := e.Grid.Metric("calls")
+	verdict, _ := e.Grid.Metric("verdict")
+	recovery, _ := e.Grid.Metric("recovery_s")
+	res := func(calls, rec float64, v model.Verdict) *model.Result {
+		return &model.Result{Metrics: model.Metrics{Calls: calls, RecoveryS: rec, Verdict: v}}
+	}
+	nan := math.NaN()
+	for _, c := range []struct {
+		col        spec.LabColumn
+		m          model.Metric
+		model, lab *model.Result
+		want       bool
+	}{
+		{spec.LabColumn{Name: "calls"}, calls, res(60, 0, 0), res(60, 0, 0), true},
+		{spec.LabColumn{Name: "calls"}, calls, res(60, 0, 0), res(61, 0, 0), false},
+		{spec.LabColumn{Name: "calls", Tolerance: spec.Tolerance{Abs: 1}}, calls, res(60, 0, 0), res(61, 0, 0), true},
+		{spec.LabColumn{Name: "calls", Tolerance: spec.Tolerance{Rel: 0.02}}, calls, res(56, 0, 0), res(55, 0, 0), true},
+		{spec.LabColumn{Name: "calls", Tolerance: spec.Tolerance{Rel: 0.02}}, calls, res(30, 0, 0), res(31, 0, 0), false},
+		{spec.LabColumn{Name: "verdict", Tolerance: spec.Tolerance{Abs: 5}}, verdict, res(0, 0, model.Recovered), res(0, 0, model.Stuck), false},
+		{spec.LabColumn{Name: "recovery_s"}, recovery, res(0, nan, 0), res(0, nan, 0), true},
+		{spec.LabColumn{Name: "recovery_s", Tolerance: spec.Tolerance{Abs: 100}}, recovery, res(0, 2, 0), res(0, nan, 0), false},
+	} {
+		if got := compare(c.col, c.m, c.model, c.lab); got.Agrees != c.want {
+			t.Errorf("%s: model %v, lab %v, tolerance %+v: agrees %v, want %v", c.col.Name, got.Model, got.Lab, c.col.Tolerance, got.Agrees, c.want)
+		}
+	}
+}
+
+// A run is refused when its generator lags more than a quarter of the
+// user's timeout at its 99th percentile or the whole timeout at worst, or
+// the process takes the machine's CPU; otherwise it is reported.
+func TestDistorted(t *testing.T) {
+	e := load(t, "server-60")
+	p99, most := lagLimits(e.Grid.Cells()[0].Plan)
+	if p99 != 0.125 || most != 0.5 {
+		t.Fatalf("limits %v and %v for a 0.5 s timeout, want 0.125 and 0.5", p99, most)
+	}
+	for _, c := range []struct {
+		k    Keep
+		want string
+	}{
+		{Keep{LagP99: 0.1, LagMax: 0.4, CPU: 0.5}, ""},
+		{Keep{LagP99: 0.2, LagMax: 0.4, CPU: 0.5}, "99th-percentile lag"},
+		{Keep{LagP99: 0.1, LagMax: 0.6, CPU: 0.5}, "largest lag"},
+		{Keep{LagP99: 0.1, LagMax: 0.4, CPU: 0.97}, "CPU was saturated"},
+	} {
+		c.k.LimitP99, c.k.LimitMax = p99, most
+		got := c.k.Distorted()
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.k, got, c.want)
+		}
 	}
 }
