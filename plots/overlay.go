@@ -52,18 +52,13 @@ func drawOverlay(c draw.Canvas, o *Overlay) {
 	top.Y.Label.Text = "calls at the\ndependency (/s)"
 	bottom.Y.Label.Text = "successes\n(requests/s)"
 	bottom.X.Label.Text = "time (s)"
-	end := 0.0
-	for _, s := range []*model.Series{o.Model, o.Lab} {
-		end = max(end, s.Rows[len(s.Rows)-1].T+s.Step)
-	}
+	end := overlayEnd(o)
 	for _, p := range []*plot.Plot{top, bottom} {
 		p.X.Tick.Marker = timeTicks{}
 		p.Add(plotter.NewGrid())
 		for _, w := range o.Faults {
 			p.Add(&vband{lo: w[0], hi: w[1], fill: faultColour()})
 		}
-		p.X.Min, p.X.Max, p.X.Padding = 0, end, 0
-		p.Y.Min = 0
 	}
 	top.Add(&plotter.Line{XYs: seriesXYs(o.Model, func(r *model.SeriesRow) float64 { return r.Capacity }), LineStyle: capacityStyle(), StepStyle: plotter.PostStep})
 	for _, run := range []struct {
@@ -72,6 +67,10 @@ func drawOverlay(c draw.Canvas, o *Overlay) {
 	}{{o.Model, modelSty}, {o.Lab, labSty}} {
 		top.Add(&plotter.Line{XYs: seriesXYs(run.s, func(r *model.SeriesRow) float64 { return r.Calls / run.s.Step }), LineStyle: run.sty})
 		bottom.Add(&plotter.Line{XYs: seriesXYs(run.s, func(r *model.SeriesRow) float64 { return r.Successes / run.s.Step }), LineStyle: run.sty})
+	}
+	for _, p := range []*plot.Plot{top, bottom} {
+		p.X.Min, p.X.Max, p.X.Padding = 0, end, 0
+		p.Y.Min, p.Y.Max = 0, max(p.Y.Max, 1) // a run with nothing to count still has an axis
 	}
 	plots := [][]*plot.Plot{{top}, {bottom}}
 	tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: 0.12 * vg.Inch}
@@ -87,6 +86,26 @@ func drawOverlay(c draw.Canvas, o *Overlay) {
 		entries = append(entries, entry{text: "fault", thumbs: []plot.Thumbnailer{swatch{faultColour()}}})
 	}
 	drawLegend(right, "", entries)
+}
+
+// overlayEnd is where an overlay's time axis ends: the end of the run, or,
+// when both series go quiet long before it (a burst at the start), a few
+// seconds after the last second in which either counted anything, so that
+// what happened is not squeezed against the axis.
+func overlayEnd(o *Overlay) float64 {
+	end, last := 0.0, 0.0
+	for _, s := range []*model.Series{o.Model, o.Lab} {
+		end = max(end, s.Rows[len(s.Rows)-1].T+s.Step)
+		for _, r := range s.Rows {
+			if r.Calls+r.Successes+r.Failures+r.Requests > 0 {
+				last = max(last, r.T+s.Step)
+			}
+		}
+	}
+	for _, w := range o.Faults {
+		last = max(last, w[1])
+	}
+	return min(end, max(last+5, last*1.25))
 }
 
 // seriesXYs are a series' rows as points at the middle of each bin.

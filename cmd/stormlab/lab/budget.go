@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/stormlab/stormlab/model"
@@ -8,10 +9,9 @@ import (
 
 // budgetGate is a run's retry budgets for the lab's clients: the model's
 // own budget kinds (model.SharedBudgets), one rule in one place, asked one
-// try at a time under a lock. It serves the kinds no library the lab uses
-// has: every kind but grpc, which gRPC's retry throttling runs itself, and
-// envoy, which failsafe-go's budget would approximate (see the report's
-// notes). A budget of scope chain or client is shared by the lab's
+// try at a time under a lock. It serves every kind but grpc, which gRPC's
+// retry throttling runs itself (budgetNote says, per kind, what a library
+// has instead). A budget of scope chain or client is shared by the lab's
 // processes through this gate, as one process holds them all; a real
 // deployment would need a shared service for it.
 type budgetGate struct {
@@ -58,4 +58,16 @@ func (g *budgetGate) tick(t int64, arrivals []int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.b.Tick(t, arrivals)
+}
+
+// budgetNote is the report's note on how the lab runs a budget kind other
+// than grpc.
+func budgetNote(kind string) string {
+	switch kind {
+	case "envoy":
+		return "the envoy budget is the model's own, asked by the lab's clients one try at a time: failsafe-go's budget (budget.Budget: a maximum share of in-flight executions that are retries, with a minimum concurrency) is the nearest library policy, but it counts executions where Envoy counts requests to the cluster, and the lab does not use it yet"
+	case "adaptive":
+		return "the adaptive budget is the model's own, asked by the lab's clients one try at a time: failsafe-go's adaptivethrottler implements the same client-side throttling, with its own window and rejection threshold, and the lab does not use it yet"
+	}
+	return fmt.Sprintf("no library the lab uses has the %s budget: the lab's clients ask stormlab's own implementation, the model's, one try at a time", kind)
 }

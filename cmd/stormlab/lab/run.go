@@ -161,7 +161,7 @@ func RunCell(ctx context.Context, p *model.Plan, seed uint64, opt Options) (*Run
 	}
 	for _, ph := range phases {
 		if ph.budgets.on() && ph.p.Budget.Kind != "grpc" {
-			notes = appendOnce(notes, fmt.Sprintf("no library the lab uses has the %s budget: the lab's clients ask stormlab's own implementation, the model's, one try at a time", ph.p.Budget.Kind))
+			notes = appendOnce(notes, budgetNote(ph.p.Budget.Kind))
 		}
 	}
 	gen := newGenerator(p, clk, k, top, phases, apart, model.SplitMix(seed^3))
