@@ -50,7 +50,7 @@ layer = [{ attempts = 2, timeout = "500ms" }]
 func TestLabWritesItsFolder(t *testing.T) {
 	dir := t.TempDir()
 	code, out, stderr := stormlab(t, "lab", "-out", dir, "../../experiments/one-hop.toml")
-	if code != 0 || !strings.Contains(out, "one-hop: 11 cells on the real stack at speed 0.2") {
+	if code != 0 || !strings.Contains(out, "one-hop: 11 cells on the real stack at speed 0.05") {
 		t.Fatalf("exit %d, %q%q", code, out, stderr)
 	}
 	for _, f := range []string{"lab.csv", "series.csv", "report.md", "cell-1.png", "cell-1.svg", ".stormlab"} {
