@@ -65,9 +65,9 @@ func (g *budgetGate) tick(t int64, arrivals []int64) {
 func budgetNote(kind string) string {
 	switch kind {
 	case "envoy":
-		return "the envoy budget is the model's own, asked by the lab's clients one try at a time: failsafe-go's budget (budget.Budget: a maximum share of in-flight executions that are retries, with a minimum concurrency) is the nearest library policy, but it counts executions where Envoy counts requests to the cluster, and the lab does not use it yet"
+		return "The envoy budget is the model's own, asked by the lab's clients one try at a time: failsafe-go's budget (budget.Budget: a maximum share of in-flight executions that are retries, with a minimum concurrency) is the nearest library policy, but it counts executions where Envoy counts requests to the cluster, and the lab does not use it yet"
 	case "adaptive":
-		return "the adaptive budget is the model's own, asked by the lab's clients one try at a time: failsafe-go's adaptivethrottler implements the same client-side throttling, with its own window and rejection threshold, and the lab does not use it yet"
+		return "The adaptive budget is the model's own, asked by the lab's clients one try at a time: failsafe-go's adaptivethrottler implements the same client-side throttling, with its own window and rejection threshold, and the lab does not use it yet"
 	}
-	return fmt.Sprintf("no library the lab uses has the %s budget: the lab's clients ask stormlab's own implementation, the model's, one try at a time", kind)
+	return fmt.Sprintf("No library the lab uses has the %s budget: the lab's clients ask stormlab's own implementation, the model's, one try at a time", kind)
 }

@@ -137,7 +137,7 @@ func (o *Outcome) report(w io.Writer, s Settings, figs []plots.Figure) error {
 // notes are the cells' notes, each once, and what every lab run shares.
 func (o *Outcome) notes() []string {
 	out := []string{
-		"The model answers a call within a tick; the real stack answers within the time the call takes on loopback (tens of microseconds to a few milliseconds), so a count that depends on which of two calls in the same tick comes first can differ by a call or two.",
+		"The model's dependency answers a call in the tick it arrives in; the lab's answers at the end of that tick (a loss server, a flaky failure) or just after it (a waiting room served tick by tick), and the layers above pass answers up as they come, on loopback, in tens of microseconds to a few milliseconds. So a retry can be due a tick later than in the model, and a count that depends on the order of two events in one tick can differ by a call or two.",
 		"Retries, their waits and circuit breakers are failsafe-go's (retrypolicy, circuitbreaker); a per-try timeout is a gRPC deadline on each try; each layer below the edge is a gRPC service whose handler calls the layer below, cancelling it when its caller gives up only where the scenario cancels abandoned work.",
 	}
 	for i := range o.Cells {
