@@ -129,6 +129,12 @@ func TestFig1OnGRPC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the FIG. 1 server for over a minute of real time; -short skips it")
 	}
+	if raceDetector {
+		// Measured: under it the stuck server's goodput fell from the
+		// model's 6/s to 1.35/s while the generator kept up, the slowed
+		// stack answering more calls after their 50 ms deadline.
+		t.Skip("the race detector slows the real stack several times over, which moves what happens within a 50 ms per-try deadline without the generator falling behind; make test runs this test again without it")
+	}
 	for _, name := range []string{"server-60", "switch-to-budget"} {
 		t.Run(name, func(t *testing.T) {
 			o := runLab(t, load(t, name), 0)
