@@ -117,6 +117,9 @@ func (e *Experiment) interpret(tree map[string]any) error {
 	if err := e.readTolerance(tree["tolerance"]); err != nil {
 		return err
 	}
+	if err := e.readLab(tree["lab"]); err != nil {
+		return err
+	}
 	if err := e.readAnswer(tree["answer"], tree); err != nil {
 		return err
 	}

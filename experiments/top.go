@@ -27,6 +27,7 @@ type topLevel struct {
 	Window    any      `toml:"window"`
 	Answer    any      `toml:"answer"`
 	Tipping   any      `toml:"tipping"`
+	Lab       any      `toml:"lab"`
 }
 
 // seed is the experiment seed: a whole number every float64 holds

@@ -35,11 +35,18 @@ func (cl *collapse) keep(capRate float64, queued int64) float64 {
 	if cl.offered != nil {
 		demand = cl.demand
 	}
-	x := float64(demand) / (capRate * cl.WindowS)
-	if x <= 1 {
+	return cl.Keep(float64(demand) / (capRate * cl.WindowS))
+}
+
+// Keep is the share of its capacity a dependency keeps at overload x
+// (demand / (capacity × window)): all of it up to x = 1, then max(Floor,
+// 1 − Slope × (x − 1)). The engines and the lab's real dependency both
+// apply it.
+func (c CollapsePlan) Keep(x float64) float64 {
+	if c.Slope <= 0 || x <= 1 {
 		return 1
 	}
-	return math.Max(cl.Floor, 1-cl.Slope*(x-1))
+	return math.Max(c.Floor, 1-c.Slope*(x-1))
 }
 
 // advance moves the window of offered calls to tick t (before the tick's

@@ -170,3 +170,15 @@ func aggregateWindows(ws []Window, runs [][]float64) []WindowValue {
 	}
 	return out
 }
+
+// WindowValues measures windows on the series of one run of p recorded
+// outside the engines (the lab's), as the engines measure each replicate:
+// one value per window column, in WindowMetrics order, its SD zero.
+func WindowValues(s *Series, ws []Window, p *Plan) []WindowValue {
+	means := windowMeans(s, ws, float64(p.Ticks)*p.TickS)
+	var out []WindowValue
+	for _, m := range WindowMetrics(ws) {
+		out = append(out, WindowValue{Column: m.Name, Mean: means[len(out)]})
+	}
+	return out
+}

@@ -14,6 +14,7 @@
 //	stormlab keys
 //	stormlab serve [-addr HOST:PORT] [-allow-host NAME,...] [FILE.toml ...]
 //	stormlab import [-o FILE] [-format NAME] FILE ...
+//	stormlab lab [-out DIR] [-speed X] [-figures=false] [-set PATH=VALUE ...] FILE.toml ...
 //
 // Flags may come before, between or after the files. "stormlab COMMAND -h"
 // prints a command's flags and examples in short and exits 0; this manual
@@ -381,12 +382,74 @@
 //	stormlab import -o out/imported.toml experiments/importer/testdata/istio.yaml
 //	stormlab import -format aws experiments/importer/testdata/aws-config
 //
+// # stormlab lab
+//
+// Lab runs an experiment's cells on a real stack on loopback, in real time,
+// beside the model, and writes DIR/<name>/lab/: lab.csv (results.csv's
+// columns measured on the real stack, a row per cell run, led by its grid
+// index in a cell column), series.csv (the lab's per-second series), a
+// figure per cell with the model's series and the lab's overlaid (PNG and
+// SVG), and report.md, which sets each compared column's two values side
+// by side with its tolerance and why, says how well the machine kept up,
+// and lists where the real libraries' semantics differ from the model's
+// kinds. It runs the cells the file's [lab] section selects (every cell
+// without one; experiments/README.md describes the section) and compares
+// the columns it names; a line on stderr per cell says how many agree, and
+// a line on stdout per experiment where it went. A disagreement is
+// reported, not an error.
+//
+// The stack: each layer of the chain below the edge is a gRPC service
+// (grpc-go) whose handler calls the layer below; every layer's client
+// retries with failsafe-go's retry policy (the model's waits, jitter
+// included) and circuit breaker, composed per try or per call as the
+// breaker's placement says; a per-try timeout is a gRPC deadline on each
+// try; a budget of kind grpc is gRPC's own retryPolicy and retryThrottling
+// from a generated service config, and every other budget kind is the
+// model's own, asked by the client one try at a time. The dependency is a
+// gRPC server serving the scenario's capacity tick by tick (its faults,
+// queue discipline and limit, expired work dropped or served, collapse
+// law); the load is an open-loop generator of the scenario's arrivals.
+// Callers abandon work below them only where the scenario cancels it. What
+// the lab cannot run yet (the queue engine, closed loops, load shapes,
+// hedging, network delays, service latency, slowdowns, changes of anything
+// but the callers' policies) is refused with exit code 2 before anything
+// runs.
+//
+// A run the machine cannot keep up with is not reported: when the load
+// generator starts a tick's requests later than a quarter of the user's
+// per-try timeout at its 99th percentile, or later than the whole timeout
+// at worst (in the scenario's time), or the process takes 95% of the
+// machine's CPU, lab writes nothing, says why, and exits 1.
+//
+// Flags:
+//
+//   - -out DIR: write DIR/<name>/lab/ (default out, which git ignores).
+//     DIR/<name> is created when missing; one stormlab did not write is
+//     refused (exit 2).
+//   - -speed X: run the scenario X times faster, every span divided and
+//     every rate multiplied; the default is the [lab] section's speed, or
+//     1. From 0.01 to 1000.
+//   - -figures=false: write the CSVs and report.md without figures.
+//   - -set PATH=VALUE: override a key of the files, repeatable, as for run
+//     (see Overrides).
+//
+// Examples:
+//
+//	stormlab lab experiments/one-hop.toml
+//	stormlab lab -speed 0.5 experiments/chain-breaker.toml
+//	stormlab lab -figures=false -out /tmp/lab experiments/one-hop.toml
+//
+// The FIG. 1 experiments (server-60, switch-to-budget) run their [lab]
+// cells at speed 10, a minute of real time, and need a machine that is not
+// busy with other work: on one that is, the generator falls behind and the
+// run is refused.
+//
 // # Exit codes
 //
 //   - 0: ok (and -h, which prints a command's usage).
 //   - 1: a failure, a deviation from the baselines, an experiment without
 //     a baseline, cells stopped at the memory cap, shards that do not make
-//     one run.
+//     one run, a lab run the machine could not keep up with.
 //   - 2: bad usage or bad input only, and nothing is written.
 //   - 130: interrupted by Ctrl-C.
 //

@@ -70,6 +70,7 @@ Usage:
   stormlab keys
   stormlab serve [-addr HOST:PORT] [-allow-host NAME,...] [FILE.toml ...]
   stormlab import [-o FILE] [-format NAME] FILE ...
+  stormlab lab [-out DIR] [-speed X] [-figures=false] [-set PATH=VALUE ...] FILE.toml ...
 
 Run "stormlab COMMAND -h" for a command's flags and examples.
 ` + manualRef + `
@@ -93,6 +94,7 @@ func commands() []subcommand {
 		{"keys", nil, cmdKeys},
 		{"serve", func(w io.Writer) *flag.FlagSet { fs, _ := newServeFlags(w); return fs }, cmdServe},
 		{"import", func(w io.Writer) *flag.FlagSet { fs, _, _ := newImportFlags(w); return fs }, cmdImport},
+		{"lab", func(w io.Writer) *flag.FlagSet { fs, _ := newLabFlags(w); return fs }, cmdLab},
 	}
 }
 

@@ -33,6 +33,9 @@ type Report struct {
 	Tolerance map[string]Tolerance
 	// Tipping are the boundary searches run beside the grid.
 	Tipping []Tipping
+	// Lab is what stormlab lab runs and compares; nil when the file has no
+	// [lab] section.
+	Lab *Lab
 	// Omitted says which of the file's findings (or their claims) this run
 	// leaves out because they cite cells its -set overrides removed from
 	// the grid; the report lists them in its notes.

@@ -1,0 +1,98 @@
+package lab
+
+import "sync/atomic"
+
+// count names one of the lab's per-tick counters.
+type count int
+
+const (
+	cRequests       count = iota // user requests that arrived
+	cCalls                       // calls that reached the dependency
+	cOK                          // user requests answered with a success
+	cFailed                      // user requests answered with an error
+	cRefusedBudget               // retries a budget (or gRPC's retry throttling) refused
+	cRefusedBreaker              // tries an open circuit breaker refused
+	cTimeouts                    // tries a caller gave up on
+	cServed                      // calls the dependency completed
+	cWasted                      // of those, calls whose caller had given up
+	nCounts
+)
+
+// counters are what the real servers and clients count, tick by tick of
+// the scenario's time: the same counts the model keeps, so that both are
+// turned into result columns and series the same way. Safe for concurrent
+// use; an event past the run's end is not counted.
+type counters struct {
+	clock *clock
+	by    [nCounts][]atomic.Int64
+	queue []atomic.Int64 // calls waiting at the dependency at the end of the tick; −1 when not sampled
+	// inFlight is the tries sent by any layer and not yet answered (a burst
+	// run ends early once it is zero and every request is answered).
+	inFlight atomic.Int64
+	// late is the tries through gRPC's own retries that took longer than
+	// their layer's per-try timeout, which gRPC cannot enforce.
+	late atomic.Int64
+}
+
+func newCounters(c *clock) *counters {
+	k := &counters{clock: c, queue: make([]atomic.Int64, c.ticks)}
+	for i := range k.by {
+		k.by[i] = make([]atomic.Int64, c.ticks)
+	}
+	for i := range k.queue {
+		k.queue[i].Store(-1)
+	}
+	return k
+}
+
+// add counts n of what in the tick it is now.
+func (k *counters) add(what count, n int64) { k.addAt(what, k.clock.tick(), n) }
+
+// addAt counts n of what in tick t.
+func (k *counters) addAt(what count, t, n int64) {
+	if t >= 0 && t < k.clock.ticks {
+		k.by[what][t].Add(n)
+	}
+}
+
+// sampleQueue records the calls waiting at the dependency at tick t.
+func (k *counters) sampleQueue(t, q int64) {
+	if t >= 0 && t < k.clock.ticks {
+		k.queue[t].Store(q)
+	}
+}
+
+// at is what was counted of what in tick t.
+func (k *counters) at(what count, t int64) int64 { return k.by[what][t].Load() }
+
+// total is what was counted of what over the run.
+func (k *counters) total(what count) int64 {
+	var s int64
+	for i := range k.by[what] {
+		s += k.by[what][i].Load()
+	}
+	return s
+}
+
+// sum is what was counted of what in ticks [a, b).
+func (k *counters) sum(what count, a, b int64) int64 {
+	var s int64
+	for t := max(a, 0); t < min(b, k.clock.ticks); t++ {
+		s += k.by[what][t].Load()
+	}
+	return s
+}
+
+// queues is the calls waiting at the end of each tick, a tick not sampled
+// holding the last sample before it.
+func (k *counters) queues() []int64 {
+	q := make([]int64, len(k.queue))
+	var last int64
+	for i := range k.queue {
+		if v := k.queue[i].Load(); v >= 0 {
+			last = v
+		}
+		q[i] = last
+	}
+	return q
+}

@@ -1,0 +1,239 @@
+package lab
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/stormlab/stormlab/model"
+)
+
+// dependency is the bottom of the chain as a real gRPC service: it serves
+// calls at the scenario's capacity per second (its fault segments applied,
+// degradations and outages included, and its collapse law above capacity),
+// tick by tick of the scenario's time, from a waiting room served oldest or
+// newest first with its limit, or as a loss server that fails at once what
+// the tick's capacity does not cover. A waiting call whose caller has gone
+// (gRPC cancelled its context: the caller's per-try deadline passed, or it
+// cancelled) is skipped when the scenario drops expired work, and served as
+// wasted work otherwise. Flaky requests fail their first tries at once, and
+// a served call fails with the scenario's failure probability.
+type dependency struct {
+	p     *model.Plan
+	clock *clock
+	k     *counters
+
+	mu      sync.Mutex
+	waiting []*waiter // the waiting room, oldest first
+	head    int       // waiting[head:] are waiting (fifo)
+	live    int64     // waiting calls not withdrawn
+	credit  float64   // calls of capacity carried (model credit rule)
+	served  int64     // last tick served (the waiting room, or a loss server's credit)
+	seg     int       // fault segment of the last tick served
+	tries   map[uint64]int32
+	r       *rand.Rand
+}
+
+// waiter is a call waiting for the dependency's capacity.
+type waiter struct {
+	ctx  context.Context
+	done chan error
+	gone bool // its caller has gone and it was withdrawn (drop_expired)
+}
+
+func newDependency(p *model.Plan, c *clock, k *counters, seed uint64) *dependency {
+	return &dependency{p: p, clock: c, k: k, served: -1, tries: map[uint64]int32{}, r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// unavailable is the error every failure of the dependency answers: gRPC's
+// UNAVAILABLE, the status retry policies retry.
+func unavailable(why string) error { return status.Error(codes.Unavailable, why) }
+
+func (d *dependency) call(ctx context.Context, n note) error {
+	t := d.clock.tick()
+	d.k.addAt(cCalls, t, 1)
+	d.mu.Lock()
+	if n.Flaky && d.p.FlakyTries > 0 {
+		d.tries[n.Request]++
+		if d.tries[n.Request] <= d.p.FlakyTries {
+			d.mu.Unlock()
+			d.endOfTick(ctx, t)
+			return unavailable("flaky")
+		}
+	}
+	if !d.p.Server.Queues() {
+		d.advance(t)
+		ok := d.credit >= 1-1e-9
+		if ok {
+			d.credit--
+		}
+		fail := ok && d.failAnyway()
+		d.mu.Unlock()
+		d.endOfTick(ctx, t)
+		if !ok {
+			return unavailable("over capacity")
+		}
+		d.k.addAt(cServed, t, 1)
+		if fail {
+			return unavailable("failed")
+		}
+		return nil
+	}
+	if d.p.QueueLimit > 0 && d.live >= d.p.QueueLimit {
+		d.mu.Unlock()
+		return unavailable("queue full")
+	}
+	w := &waiter{ctx: ctx, done: make(chan error, 1)}
+	d.waiting = append(d.waiting, w)
+	d.live++
+	d.mu.Unlock()
+	select {
+	case err := <-w.done:
+		return err
+	case <-ctx.Done():
+		if d.p.DropExpired || d.p.Cancel {
+			d.mu.Lock()
+			if !w.gone {
+				select {
+				case <-w.done: // served meanwhile
+				default:
+					w.gone = true
+					d.live--
+				}
+			}
+			d.mu.Unlock()
+		}
+		return status.FromContextError(ctx.Err()).Err()
+	}
+}
+
+// endOfTick waits until just before tick t ends: a call the dependency
+// answers at once is answered at the end of its tick, as every call the
+// model's dependency answers in a tick is answered after all of the tick's
+// calls have been sent. On a real stack, an answer given at once could
+// reach its caller, and change a budget, before another caller of the same
+// tick has sent its call.
+func (d *dependency) endOfTick(ctx context.Context, t int64) {
+	wait := time.Until(d.clock.at(t+1)) - d.clock.wallTicks(0.1)
+	if wait <= 0 {
+		return
+	}
+	tm := time.NewTimer(wait)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+	case <-ctx.Done():
+	}
+}
+
+// failAnyway draws whether a served call fails anyway.
+func (d *dependency) failAnyway() bool {
+	return d.p.FailureP > 0 && d.r.Float64() < d.p.FailureP
+}
+
+// capacity is the calls tick t may serve: its segment's rate, kept as the
+// collapse law says, for one tick.
+func (d *dependency) capacity(t int64) float64 {
+	d.seg = d.p.SegmentAt(d.seg, t)
+	rate := d.p.Faults[d.seg].CapRate
+	if c := d.p.Collapse; c.On() && rate > 0 {
+		var demand float64
+		if c.Offered {
+			demand = float64(d.k.sum(cCalls, t-c.WindowTicks, t))
+		} else {
+			demand = float64(d.live)
+		}
+		rate *= c.Keep(demand / (rate * c.WindowS))
+	}
+	return rate * d.p.TickS
+}
+
+// advance serves every tick up to t by the model's credit rule: a tick's
+// capacity is added to the credit and whole calls of it are served; whole
+// calls of credit a tick left unused (the server idled) are lost, except
+// that a server of less than one call a tick stays ready for one.
+func (d *dependency) advance(t int64) {
+	for x := d.served + 1; x <= t; x++ {
+		c := d.capacity(x)
+		switch {
+		case c <= 0:
+			d.credit = 0
+		case c < 1 && d.credit >= 1-1e-9:
+			d.credit = 1
+		default:
+			if d.credit >= 1-1e-9 {
+				d.credit -= math.Floor(d.credit + 1e-9)
+			}
+			d.credit += c
+		}
+		if d.p.Server.Queues() {
+			d.serve(x)
+			d.k.sampleQueue(x, d.live)
+		}
+	}
+	d.served = max(d.served, t)
+}
+
+// serve completes waiting calls while the credit has whole calls.
+func (d *dependency) serve(t int64) {
+	for d.credit >= 1-1e-9 && d.live > 0 {
+		var w *waiter
+		if d.p.Server == model.ServerLIFO {
+			w = d.waiting[len(d.waiting)-1]
+			d.waiting = d.waiting[:len(d.waiting)-1]
+		} else {
+			w = d.waiting[d.head]
+			d.waiting[d.head] = nil
+			d.head++
+		}
+		if w.gone {
+			continue
+		}
+		d.live--
+		d.credit--
+		d.k.addAt(cServed, t, 1)
+		if w.ctx.Err() != nil {
+			d.k.addAt(cWasted, t, 1)
+		}
+		var err error
+		if d.failAnyway() {
+			err = unavailable("failed")
+		}
+		w.done <- err
+	}
+	if d.head > 1024 && d.head*2 > len(d.waiting) {
+		d.waiting = append(d.waiting[:0], d.waiting[d.head:]...)
+		d.head = 0
+	}
+	if d.p.Server == model.ServerLIFO {
+		for len(d.waiting) > 0 && d.waiting[len(d.waiting)-1].gone {
+			d.waiting = d.waiting[:len(d.waiting)-1]
+		}
+	}
+}
+
+// work serves the waiting room as the scenario's time passes, until ctx
+// ends: every real period, every tick that has ended.
+func (d *dependency) work(ctx context.Context) {
+	if !d.p.Server.Queues() {
+		return
+	}
+	period := max(d.clock.wallTicks(1), time.Millisecond)
+	tk := time.NewTicker(period)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+			d.mu.Lock()
+			d.advance(min(d.clock.tick()-1, d.clock.ticks-1))
+			d.mu.Unlock()
+		}
+	}
+}

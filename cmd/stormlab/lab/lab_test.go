@@ -1,0 +1,202 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/spec"
+	"github.com/stormlab/stormlab/model"
+)
+
+// load loads an experiment of the library.
+func load(t *testing.T, name string, sets ...string) *experiments.Experiment {
+	t.Helper()
+	e, err := experiments.Load(filepath.Join("..", "..", "..", "experiments", name+".toml"), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// runLab runs an experiment's lab cells; a run the machine could not keep
+// up with skips the test, saying why.
+func runLab(t *testing.T, e *experiments.Experiment, speed float64) *Outcome {
+	t.Helper()
+	o, err := Experiment(context.Background(), e, Settings{Speed: speed}, testLog{t})
+	var de *DistortedError
+	if errors.As(err, &de) {
+		t.Skipf("the machine could not keep up, so the lab reports nothing: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(b []byte) (int, error) { l.t.Log(string(b)); return len(b), nil }
+
+// cellOf finds the lab cell with the given label.
+func cellOf(t *testing.T, o *Outcome, label string) *Cell {
+	t.Helper()
+	for i := range o.Cells {
+		if o.Cells[i].Cell.Label() == label {
+			return &o.Cells[i]
+		}
+	}
+	t.Fatalf("no lab cell %q", label)
+	return nil
+}
+
+// disagreements fails the test for every column that does not agree.
+func disagreements(t *testing.T, o *Outcome) {
+	t.Helper()
+	for _, c := range o.Cells {
+		for _, cmp := range c.Comparisons {
+			if !cmp.Agrees {
+				t.Errorf("%s: %s: model %v, lab %v (tolerance abs %v, rel %v)", c.Cell.Label(), cmp.Column.Name, cmp.Model, cmp.Lab, cmp.Column.Abs, cmp.Column.Rel)
+			}
+		}
+	}
+}
+
+// The one-hop rows of "Retries can make an outage worse: designing a retry
+// budget" on real gRPC: 50, 150 and 60 calls from fifty callers at an
+// origin that is down, and the model's counts exactly in every row the lab
+// runs, gRPC's own retry throttling included.
+func TestOneHopOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "one-hop"), 0)
+	disagreements(t, o)
+	wantCalls(t, o, map[string]float64{
+		"origin=always 503, configuration=no retries":             50,
+		"origin=always 503, configuration=3 attempts, no budget":  150,
+		"origin=always 503, configuration=3 attempts, 10% budget": 60,
+	})
+}
+
+// wantCalls checks the calls the real origin saw in the named cells.
+func wantCalls(t *testing.T, o *Outcome, want map[string]float64) {
+	t.Helper()
+	for label, calls := range want {
+		if c := cellOf(t, o, label); c.Lab.Calls != calls {
+			t.Errorf("%s: %v calls on real gRPC, want %v", label, c.Lab.Calls, calls)
+		}
+	}
+}
+
+// gRPC's retry throttling, run by grpc-go's own retries, refuses the same
+// retries as the model's grpc budget.
+func TestGRPCThrottleRefusesAsModel(t *testing.T) {
+	o := runLab(t, load(t, "one-hop"), 0)
+	for _, label := range []string{
+		"origin=always 503, configuration=3 attempts, gRPC retry throttling",
+		"origin=every caller fails twice, configuration=3 attempts, gRPC retry throttling",
+	} {
+		c := cellOf(t, o, label)
+		if c.Lab.RefusedBudget == 0 || c.Lab.RefusedBudget != c.Model.RefusedBudget || c.Lab.Calls != c.Model.Calls {
+			t.Errorf("%s: gRPC refused %v retries in %v calls, the model's grpc budget %v in %v", c.Cell.Label(), c.Lab.RefusedBudget, c.Lab.Calls, c.Model.RefusedBudget, c.Model.Calls)
+		}
+		if len(c.Notes) == 0 {
+			t.Errorf("%s: no note says gRPC ran the retries", c.Cell.Label())
+		}
+	}
+}
+
+// The lab's chain: 810 calls from ten requests through four layers of three
+// attempts, 30 with a breaker per call at every hop, 20 with a budget too,
+// exactly, on real gRPC services with failsafe-go's policies.
+func TestChainOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "chain-breaker"), 0)
+	disagreements(t, o)
+	wantCalls(t, o, map[string]float64{
+		"configuration=no budget, no breaker":                  810,
+		"configuration=breaker per call at every hop":          30,
+		"configuration=budget + breaker per call at every hop": 20,
+	})
+}
+
+// The FIG. 1 server at ten times its speed: a 1 s blip recovers, a 3 s
+// blip is stuck with immediate retries, the token-bucket budget recovers,
+// and switching to it while stuck recovers, on real gRPC as in the model,
+// with the goodput after each within its stated tolerance.
+func TestFig1OnGRPC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the FIG. 1 server for over a minute of real time; -short skips it")
+	}
+	if raceDetector {
+		// Measured: under it the stuck server's goodput fell from the
+		// model's 6/s to 1.35/s while the generator kept up, the slowed
+		// stack answering more calls after their 50 ms deadline.
+		t.Skip("the race detector slows the real stack several times over, which moves what happens within a 50 ms per-try deadline without the generator falling behind; make test runs this test again without it")
+	}
+	for _, name := range []string{"server-60", "switch-to-budget"} {
+		t.Run(name, func(t *testing.T) {
+			o := runLab(t, load(t, name), 0)
+			disagreements(t, o)
+		})
+	}
+}
+
+// A column agrees within abs or rel of the model's value; verdicts
+// exactly; two empty values agree, one does not.
+func TestCompare(t *testing.T) {
+	e := load(t, "server-60")
+	calls, _ := e.Grid.Metric("calls")
+	verdict, _ := e.Grid.Metric("verdict")
+	recovery, _ := e.Grid.Metric("recovery_s")
+	res := func(calls, rec float64, v model.Verdict) *model.Result {
+		return &model.Result{Metrics: model.Metrics{Calls: calls, RecoveryS: rec, Verdict: v}}
+	}
+	nan := math.NaN()
+	for _, c := range []struct {
+		col        spec.LabColumn
+		m          model.Metric
+		model, lab *model.Result
+		want       bool
+	}{
+		{spec.LabColumn{Name: "calls"}, calls, res(60, 0, 0), res(60, 0, 0), true},
+		{spec.LabColumn{Name: "calls"}, calls, res(60, 0, 0), res(61, 0, 0), false},
+		{spec.LabColumn{Name: "calls", Tolerance: spec.Tolerance{Abs: 1}}, calls, res(60, 0, 0), res(61, 0, 0), true},
+		{spec.LabColumn{Name: "calls", Tolerance: spec.Tolerance{Rel: 0.02}}, calls, res(56, 0, 0), res(55, 0, 0), true},
+		{spec.LabColumn{Name: "calls", Tolerance: spec.Tolerance{Rel: 0.02}}, calls, res(30, 0, 0), res(31, 0, 0), false},
+		{spec.LabColumn{Name: "verdict", Tolerance: spec.Tolerance{Abs: 5}}, verdict, res(0, 0, model.Recovered), res(0, 0, model.Stuck), false},
+		{spec.LabColumn{Name: "recovery_s"}, recovery, res(0, nan, 0), res(0, nan, 0), true},
+		{spec.LabColumn{Name: "recovery_s", Tolerance: spec.Tolerance{Abs: 100}}, recovery, res(0, 2, 0), res(0, nan, 0), false},
+	} {
+		if got := compare(c.col, c.m, c.model, c.lab); got.Agrees != c.want {
+			t.Errorf("%s: model %v, lab %v, tolerance %+v: agrees %v, want %v", c.col.Name, got.Model, got.Lab, c.col.Tolerance, got.Agrees, c.want)
+		}
+	}
+}
+
+// A run is refused when its generator lags more than a quarter of the
+// user's timeout at its 99th percentile or the whole timeout at worst, or
+// the process takes the machine's CPU; otherwise it is reported.
+func TestDistorted(t *testing.T) {
+	e := load(t, "server-60")
+	p99, most := lagLimits(e.Grid.Cells()[0].Plan)
+	if p99 != 0.125 || most != 0.5 {
+		t.Fatalf("limits %v and %v for a 0.5 s timeout, want 0.125 and 0.5", p99, most)
+	}
+	for _, c := range []struct {
+		k    Keep
+		want string
+	}{
+		{Keep{LagP99: 0.1, LagMax: 0.4, CPU: 0.5}, ""},
+		{Keep{LagP99: 0.2, LagMax: 0.4, CPU: 0.5}, "99th-percentile lag"},
+		{Keep{LagP99: 0.1, LagMax: 0.6, CPU: 0.5}, "largest lag"},
+		{Keep{LagP99: 0.1, LagMax: 0.4, CPU: 0.97}, "CPU was saturated"},
+	} {
+		c.k.LimitP99, c.k.LimitMax = p99, most
+		got := c.k.Distorted()
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.k, got, c.want)
+		}
+	}
+}
