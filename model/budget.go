@@ -150,7 +150,7 @@ func (k budgetKind) info() Kind { return k.Kind }
 // shows how).
 func budgetKinds() []budgetKind {
 	return []budgetKind{
-		{Kind: Kind{Name: "none", Doc: "no budget: every retry the attempts allow is sent", Engines: OnBoth}},
+		{Kind: Kind{Name: "none", Doc: "no budget: every retry the attempts allow is sent", Engines: OnAll}},
 		perTickKind(),
 		ratioKind(),
 		tokenBucketKind(),

@@ -20,6 +20,9 @@ func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 	for _, f := range r.Findings {
 		out = append(out, renderFinding(g, f, results))
 	}
+	if isMarkov(g) {
+		return append(out, markovFindings(g, results)...)
+	}
 	out = append(out, tally(g, results))
 	if len(cells) <= 8 {
 		var lines []string
