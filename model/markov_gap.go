@@ -155,4 +155,3 @@ func normalize(w, x []float64) float64 {
 	}
 	return l
 }
-
