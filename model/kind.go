@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -38,6 +39,18 @@ func (e EngineSet) Has(engine string) bool {
 		}
 	}
 	return false
+}
+
+// Quoted names the engines as a file writes them, quoted and joined by
+// " or ": "stochastic", "queue" or "stochastic".
+func (e EngineSet) Quoted() string {
+	var names []string
+	for _, name := range Engines() {
+		if e.Has(name) {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	return strings.Join(names, " or ")
 }
 
 // String names the engines: "both engines" (queue and stochastic), "every

@@ -305,8 +305,9 @@
 // nothing: the exports are downloads. It gives each browser tab its own
 // run, runs at most 8 at once, ends a run a minute after its page goes,
 // stops a run at 15 simulated minutes, and refuses a change whose run
-// could outgrow 256 MB (the engine's estimate from above). Ctrl-C stops
-// it.
+// could outgrow 256 MB (the engine's estimate from above). A markov
+// experiment or policy has no run to stream (its engine solves a chain) and
+// is refused with a message. Ctrl-C stops it.
 //
 // Flags:
 //
