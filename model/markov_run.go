@@ -95,7 +95,7 @@ func runMarkov(ctx context.Context, p *Plan) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	res := aborted(1, "")
+	res := aborted(1, "") // every simulation metric NaN (an empty column), none aborted
 	res.Aborted = ""
 	res.Verdict = NotJudged
 	res.Markov, res.Warnings = analyseMarkov(p.Markov)
