@@ -351,7 +351,7 @@ func groupSplits(x []split) []split {
 var arrivalKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
 		{Name: "constant", Doc: "load requests a second, fractions carried from tick to tick (open loop)", Engines: OnBoth, Reads: []string{"load", "shape", "clients"}},
-		{Name: "poisson", Doc: "a Poisson number of requests a tick, load a second on average (open loop)", Engines: OnBoth, Reads: []string{"load", "shape", "clients"}},
+		{Name: "poisson", Doc: "a Poisson number of requests a tick, load a second on average (open loop)", Engines: OnAll, Reads: []string{"load", "shape", "clients"}},
 		{Name: "closed", Doc: "clients clients with one request outstanding each, pausing think between them (closed loop)", Engines: OnStochastic, Reads: []string{"clients", "think", "load"}},
 		{Name: "burst", Doc: "clients requests at once at the start, none after", Engines: OnBoth, Reads: []string{"clients"}},
 	}

@@ -187,7 +187,7 @@ func (b *Backoff) kind() string { return b.Kind }
 // backoffKinds is the registry of the waits before a retry.
 var backoffKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
-		{Name: "none", Doc: "retry in the tick after the failure is seen", Engines: OnBoth},
+		{Name: "none", Doc: "retry in the tick after the failure is seen", Engines: OnAll},
 		{Name: "constant", Doc: "wait base before every retry", Engines: OnBoth, Reads: []string{"base"}},
 		{Name: "exponential", Doc: "wait base × factor^(attempt − 1), at most cap", Engines: OnBoth, Reads: []string{"base", "factor", "cap"}},
 	}
@@ -196,7 +196,7 @@ var backoffKinds = sync.OnceValue(func() []Kind {
 // jitterKinds is the registry of the ways a wait is randomised.
 var jitterKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
-		{Name: "none", Doc: "the wait as the backoff gives it", Engines: OnBoth},
+		{Name: "none", Doc: "the wait as the backoff gives it", Engines: OnAll},
 		{Name: "full", Doc: "uniform in [0, wait)", Engines: OnStochastic, Reads: []string{"jitter_step"}},
 		{Name: "equal", Doc: "wait / 2 + uniform in [0, wait / 2)", Engines: OnStochastic, Reads: []string{"jitter_step"}},
 		{Name: "decorrelated", Doc: "uniform in [base, 3 × the previous wait), at most cap", Engines: OnStochastic, Reads: []string{"jitter_step"}},

@@ -151,7 +151,7 @@ func (k breakerKind) info() Kind { return k.Kind }
 // breakerKinds is the registry of circuit breakers.
 var breakerKinds = sync.OnceValue(func() []breakerKind {
 	return []breakerKind{
-		{Kind: Kind{Name: "none", Doc: "no breaker", Engines: OnBoth}, rule: BreakerNone},
+		{Kind: Kind{Name: "none", Doc: "no breaker", Engines: OnAll}, rule: BreakerNone},
 		{Kind: Kind{Name: "consecutive", Doc: "trips after threshold failures in a row", Engines: OnStochastic,
 			Params: ConsecutiveParams{Threshold: 5}}, rule: BreakerConsecutive},
 		{Kind: Kind{Name: "ratio", Doc: "trips when failures are at least ratio of the calls over window, once min_calls were made", Engines: OnStochastic,

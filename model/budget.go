@@ -153,7 +153,7 @@ func (k budgetKind) info() Kind { return k.Kind }
 // shows how).
 var budgetKinds = sync.OnceValue(func() []budgetKind {
 	return []budgetKind{
-		{Kind: Kind{Name: "none", Doc: "no budget: every retry the attempts allow is sent", Engines: OnBoth}},
+		{Kind: Kind{Name: "none", Doc: "no budget: every retry the attempts allow is sent", Engines: OnAll}},
 		perTickKind(),
 		ratioKind(),
 		tokenBucketKind(),

@@ -7,7 +7,7 @@ import (
 
 // Cost is what a cell will take, estimated before it runs.
 type Cost struct {
-	Ticks int64   // ticks it simulates, all replicates (the queue engine may jump over many of them)
+	Ticks int64   // ticks it simulates, all replicates (the queue engine may jump over many of them; the markov engine simulates none)
 	Calls float64 // calls it can put on the dependency, all replicates: a bound from above
 	State int64   // bytes of live state at its worst: an estimate from above
 }
@@ -20,6 +20,13 @@ type Cost struct {
 // live, as separate groups when jitter splits them — plus its series when
 // one is recorded.
 func (p *Plan) Cost(series bool) Cost {
+	if p.Engine == EngineMarkov {
+		// No tick is simulated; the state is the chain's band, a few
+		// factorizations of it, and its vectors.
+		m := p.Markov
+		n, w := int64(m.States()), int64(min(m.Limit, m.Orbit)+2)
+		return Cost{State: n * (2*(2*w+1) + 3*gapKrylov) * 8}
+	}
 	most := p.mostCalls
 	for _, ch := range p.Changes {
 		most = math.Max(most, ch.Plan.mostCalls)

@@ -9,7 +9,8 @@
 // figures and reports read their thresholds from. Run resolves and runs one
 // grid cell, its replicates averaged.
 //
-// Two engines share the Plan, the Result and the parts below:
+// Two engines simulate, sharing the Plan, the Result and the parts below,
+// and a third solves:
 //
 //   - "queue" (queue.go): deterministic, counted in cohorts (enqueue tick,
 //     attempt), the model of "Retry Storms: Simulate How a 30-Second Blip
@@ -22,6 +23,16 @@
 //     by sampling where that is exact in distribution; explicit chains,
 //     backoff and jitter, network delay, bursty and closed-loop arrivals,
 //     three kinds of dependency, cancellation.
+//   - "markov" (markov_run.go): no simulation; the single server with
+//     retries as the continuous-time Markov chain of "Metafor: analyzing
+//     metastability in server systems" (markov_chain.go, every rate in its
+//     doc), its stationary distribution, spectral gap and hitting times
+//     solved by banded elimination without subtraction (markov_band.go;
+//     markov_gap.go for the gap). It models one caller above a FIFO server
+//     with a queue_limit, Poisson arrivals and nothing else: each registry
+//     entry lists it where it applies, and markovSupports (markov_keys.go)
+//     refuses the rest by key. Its results are Result.Markov, the markov_*
+//     columns.
 //
 // # Parts
 //

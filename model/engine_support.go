@@ -67,7 +67,7 @@ func valuesAt(v reflect.Value, segs []string, path string, found func(path, valu
 func (s *Scenario) modelled(engine string) *FieldError {
 	for _, c := range s.chosenKinds() {
 		if !c.kind.Engines.Has(engine) {
-			return bad(c.path, "%q (a %s) needs engine = %q; the %s engine does not model it", c.kind.Name, c.family, c.kind.Engines.String(), engine)
+			return bad(c.path, "%q (a %s) needs engine = %s; the %s engine does not model it", c.kind.Name, c.family, c.kind.Engines.Quoted(), engine)
 		}
 	}
 	return keysModelled(reflect.ValueOf(s).Elem(), "", engine)

@@ -284,7 +284,7 @@ const never = int64(1) << 62
 // edge gives up, the goodput rule otherwise).
 var healthRules = sync.OnceValue(func() []Kind {
 	return []Kind{
-		{Name: "queue", Doc: "healthy while the calls waiting are at most capacity × (the edge's timeout − latency − the network's round trip)", Engines: OnBoth},
+		{Name: "queue", Doc: "healthy while the calls waiting are at most capacity × (the edge's timeout − latency − the network's round trip)", Engines: OnAll},
 		{Name: "goodput", Doc: "healthy while, over the last window, successes are at least goodput × arrivals", Engines: OnBoth, Reads: []string{"goodput", "window"}},
 	}
 })

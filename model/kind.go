@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -21,32 +22,58 @@ type EngineSet uint8
 const (
 	OnQueue      EngineSet = 1 << iota // the deterministic queue engine
 	OnStochastic                       // the stochastic engine
+	OnMarkov                           // the markov engine: the chain solved, not simulated
 	OnBoth       = OnQueue | OnStochastic
+	OnAll        = OnBoth | OnMarkov
 )
 
-// Has reports whether the engine named engine ("queue", "stochastic") is in
-// the set.
+// Engines lists the engines' names, as a file writes them, in EngineSet's
+// order.
+func Engines() []string { return []string{"queue", "stochastic", "markov"} }
+
+// Has reports whether the engine named engine ("queue", "stochastic",
+// "markov") is in the set.
 func (e EngineSet) Has(engine string) bool {
-	switch engine {
-	case "queue":
-		return e&OnQueue != 0
-	case "stochastic":
-		return e&OnStochastic != 0
+	for i, name := range Engines() {
+		if name == engine {
+			return e&(1<<i) != 0
+		}
 	}
 	return false
 }
 
-// String names the engines: "both engines", "stochastic", "queue".
+// Quoted names the engines as a file writes them, quoted and joined by
+// " or ": "stochastic", "queue" or "stochastic".
+func (e EngineSet) Quoted() string {
+	var names []string
+	for _, name := range Engines() {
+		if e.Has(name) {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// String names the engines: "both engines" (queue and stochastic), "every
+// engine", or their names joined by " or ": "stochastic", "queue or
+// markov".
 func (e EngineSet) String() string {
 	switch e {
 	case OnBoth:
 		return "both engines"
-	case OnQueue:
-		return "queue"
-	case OnStochastic:
-		return "stochastic"
+	case OnAll:
+		return "every engine"
 	}
-	return "no engine"
+	var names []string
+	for _, name := range Engines() {
+		if e.Has(name) {
+			names = append(names, name)
+		}
+	}
+	if names == nil {
+		return "no engine"
+	}
+	return strings.Join(names, " or ")
 }
 
 // Kind is one registered kind of a family: its name as a file writes it,

@@ -8,7 +8,7 @@ import "math"
 type Metric struct {
 	Name string // results.csv column
 	Doc  string // what it means, with its unit
-	Kind string // "bool", "verdict", "count", "ratio" or "seconds"
+	Kind string // "bool", "verdict", "phase" (a MarkovPhase), "count", "ratio" or "seconds"
 	// Value reads the metric from a result; NaN means "no value" (recovery
 	// time of a run that never recovered). Booleans read as 0 or 1, a
 	// verdict as its Verdict.
@@ -109,6 +109,26 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.ErrorLatencyP50 }, func(r *Result) float64 { return r.SD.ErrorLatencyP50 }, false, true},
 		{"error_latency_p99_s", latencyDoc("99th-percentile", "error"), "seconds",
 			func(r *Result) float64 { return r.ErrorLatencyP99 }, func(r *Result) float64 { return r.SD.ErrorLatencyP99 }, false, true},
+		markovMetric("markov_verdict", "the markov engine's verdict: metastable (each mode holds at least 0.1% of the stationary probability and both markov_fill_s and markov_drain_s exceed the run's duration), overloaded (otherwise, the high mode holding more than half), healthy (otherwise)", "phase",
+			func(m *MarkovMetrics) float64 { return float64(m.Phase) }),
+		markovMetric("markov_states", "states of the markov engine's chain: (queue_limit + 1) × (markov.orbit + 1)", "count",
+			func(m *MarkovMetrics) float64 { return m.States }),
+		markovMetric("markov_queue_mean", "calls at the server (waiting or in service), the chain's stationary mean", "ratio",
+			func(m *MarkovMetrics) float64 { return m.QueueMean }),
+		markovMetric("markov_orbit_mean", "timed-out calls waiting to retry, the chain's stationary mean", "ratio",
+			func(m *MarkovMetrics) float64 { return m.OrbitMean }),
+		markovMetric("markov_high_p", "the chain's stationary probability of the high mode: more calls at the server than capacity × timeout", "ratio",
+			func(m *MarkovMetrics) float64 { return m.HighP }),
+		markovMetric("markov_mixing_s", "seconds the chain's slowest mode takes to decay to 1%: ln(100) / its spectral gap", "seconds",
+			func(m *MarkovMetrics) float64 { return m.MixingS }),
+		markovMetric("markov_fill_s", "the chain's expected seconds from empty (no call at the server or in the orbit) until the queue is first full", "seconds",
+			func(m *MarkovMetrics) float64 { return m.FillS }),
+		markovMetric("markov_drain_s", "the chain's expected seconds from full (queue and orbit) until first empty", "seconds",
+			func(m *MarkovMetrics) float64 { return m.DrainS }),
+		markovMetric("markov_tip_s", "the chain's expected seconds from empty until the high mode is first reached: the counterpart of a simulation's collapse_s", "seconds",
+			func(m *MarkovMetrics) float64 { return m.TipS }),
+		markovMetric("markov_recover_s", "the chain's expected seconds from full (queue and orbit) until the low mode is first reached: the counterpart of a simulation's drain_s from a full queue", "seconds",
+			func(m *MarkovMetrics) float64 { return m.RecoverS }),
 		{"wasted", "share (0..1) of the dependency's work spent on calls whose caller had given up", "ratio",
 			func(r *Result) float64 { return r.Wasted() }, nil, false, false},
 		{"replicates", "seeded runs behind the row", "count",
@@ -124,6 +144,18 @@ func MetricList() []Metric {
 		{"recovery_s_p90", "90th percentile of recovery_s over the replicates that recovered", "seconds",
 			func(r *Result) float64 { return r.Spread.RecoveryP90 }, nil, true, false},
 	}
+}
+
+// markovMetric is a column of the markov engine's: a detail shown only
+// where some cell ran that engine, empty in the others' rows.
+func markovMetric(name, doc, kind string, value func(m *MarkovMetrics) float64) Metric {
+	return Metric{Name: name, Doc: doc + "; empty for the other engines", Kind: kind, Optional: true,
+		Value: func(r *Result) float64 {
+			if r.Markov.Phase == PhaseNone {
+				return math.NaN()
+			}
+			return value(&r.Markov)
+		}}
 }
 
 // latencyDoc says what a latency quantile column measures: the quantile of

@@ -17,6 +17,7 @@ type Plan struct {
 	ServerPlan
 	Budget BudgetPlan
 	Health HealthPlan
+	Markov MarkovPlan // the markov engine's chain
 	FaultPlan
 	// Changes are the run's interventions, in time order: from each one's
 	// tick on, the run follows its plan.
@@ -123,15 +124,12 @@ type EngineKind uint8
 const (
 	EngineQueue      EngineKind = iota // deterministic cohorts
 	EngineStochastic                   // seeded groups of requests
+	EngineMarkov                       // the chain solved (markov_run.go)
 )
 
-// String is the engine's name as a file writes it: queue, stochastic.
-func (e EngineKind) String() string {
-	if e == EngineStochastic {
-		return "stochastic"
-	}
-	return "queue"
-}
+// String is the engine's name as a file writes it: queue, stochastic,
+// markov.
+func (e EngineKind) String() string { return Engines()[e] }
 
 // ArrivalKind is how new requests arrive.
 type ArrivalKind uint8

@@ -19,6 +19,8 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		err = queueSupports(s)
 	case "stochastic":
 		err = stochasticSupports(s)
+	case "markov":
+		err = markovSupports(s)
 	}
 	if err != nil {
 		return nil, err
@@ -31,8 +33,12 @@ func (s *Scenario) Resolve() (*Plan, error) {
 		mostCalls:  s.mostCalls(),
 	}
 	p.Ticks = int64(s.Duration) / p.TickNs
-	if s.Engine == "stochastic" {
+	switch s.Engine {
+	case "stochastic":
 		p.Engine = EngineStochastic
+	case "markov":
+		p.Engine = EngineMarkov
+		p.resolveMarkov(s)
 	}
 	p.resolveChain(s)
 	p.resolveArrivals(s)

@@ -94,7 +94,10 @@ type Result struct {
 	Band *SeriesBand
 	// Windows are the windowed means asked for (Options.Windows), in
 	// WindowMetrics order.
-	Windows  []WindowValue
+	Windows []WindowValue
+	// Markov is what the markov engine reads from its chain; zero for the
+	// other engines.
+	Markov   MarkovMetrics
 	Warnings []string
 	// Aborted says why the cell was stopped before its end (its live state
 	// outgrew the memory cap); its metrics are then NaN.
@@ -166,8 +169,11 @@ func Run(sc Scenario, seed uint64, series bool) (Result, error) {
 // simulated within the cap is a result, not an error.
 func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, error) {
 	run := runQueue
-	if p.Engine == EngineStochastic {
+	switch p.Engine {
+	case EngineStochastic:
 		run = runStochastic
+	case EngineMarkov:
+		return runMarkov(ctx, p)
 	}
 	runs := make([]Metrics, p.Replicates)
 	var res Result

@@ -16,12 +16,12 @@ import (
 // bounds method of its table, or of its budget kind) and checked by
 // Validate.
 type Scenario struct {
-	Engine     string     `toml:"engine" oneof:"queue,stochastic" doc:"simulation engine: queue (deterministic cohorts) or stochastic (seeded, request level)"`
+	Engine     string     `toml:"engine" oneof:"queue,stochastic,markov" doc:"engine: queue (deterministic cohorts), stochastic (seeded, request level) or markov (the server with retries as a Markov chain, solved rather than simulated)"`
 	Tick       Duration   `toml:"tick" doc:"length of one simulation step"`
 	Duration   Duration   `toml:"duration" doc:"simulated time"`
 	Load       float64    `toml:"load" doc:"new user requests per second (open loop)"`
 	Arrivals   string     `toml:"arrivals" doc:"constant, poisson (open loop), closed (clients with one request outstanding) or burst (clients requests at once at the start, none after)"`
-	Shape      []Point    `toml:"shape" doc:"open loop: the load over time, a list of { at, load } points joined by straight lines (a ramp is two), flat before the first and after the last; replaces load"`
+	Shape      []Point    `toml:"shape" engines:"queue,stochastic" doc:"open loop: the load over time, a list of { at, load } points joined by straight lines (a ramp is two), flat before the first and after the last; replaces load"`
 	Clients    int        `toml:"clients" doc:"closed loop: number of clients; open loop: callers the load is split over (0 = 1)"`
 	Think      Duration   `toml:"think" doc:"closed loop: pause between a client's requests"`
 	Layers     int        `toml:"layers" doc:"depth of the caller chain; the last [[scenario.layer]] repeats to fill it (0 = as many as written)"`
@@ -34,9 +34,10 @@ type Scenario struct {
 	Fault      []Fault    `toml:"fault" doc:"faults, each over a window"`
 	Health     Health     `toml:"health" doc:"what counts as healthy"`
 	Initial    Initial    `toml:"initial" doc:"the state the run starts in"`
-	Change     []Change   `toml:"change" doc:"interventions: keys that take new values at a moment of the run"`
+	Change     []Change   `toml:"change" engines:"queue,stochastic" doc:"interventions: keys that take new values at a moment of the run"`
 	RNG        string     `toml:"rng" oneof:"pcg,minstd" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
+	Markov     MarkovKeys `toml:"markov" doc:"the markov engine's chain"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
 	CancelAbandoned bool `toml:"cancel_abandoned" engines:"stochastic" doc:"a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
@@ -63,8 +64,8 @@ func (s *Scenario) bounds(dst []Bound) []Bound {
 // Initial is the state a run starts in: a system already loaded, for the
 // time it takes to drain or to collapse from there.
 type Initial struct {
-	Backlog   int64 `toml:"backlog" doc:"requests already sent when the run starts: all sent in its first tick, before that tick's arrivals, so their calls wait at the dependency from the start, their callers' timers running"`
-	Abandoned int64 `toml:"abandoned" doc:"calls waiting at the dependency when the run starts whose callers have given up: work nobody waits for (dropped at once with drop_expired)"`
+	Backlog   int64 `toml:"backlog" engines:"queue,stochastic" doc:"requests already sent when the run starts: all sent in its first tick, before that tick's arrivals, so their calls wait at the dependency from the start, their callers' timers running"`
+	Abandoned int64 `toml:"abandoned" engines:"queue,stochastic" doc:"calls waiting at the dependency when the run starts whose callers have given up: work nobody waits for (dropped at once with drop_expired)"`
 }
 
 func (i *Initial) bounds(dst []Bound) []Bound {
@@ -119,7 +120,7 @@ type Dependency struct {
 	Capacity           float64  `toml:"capacity" doc:"calls served per second"`
 	Queue              string   `toml:"queue" doc:"waiting room: fifo, lifo or none (a loss server: calls beyond the tick's capacity fail at once)"`
 	QueueLimit         int      `toml:"queue_limit" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
-	DropExpired        bool     `toml:"drop_expired" doc:"discard waiting calls whose caller gave up instead of serving them"`
+	DropExpired        bool     `toml:"drop_expired" engines:"queue,stochastic" doc:"discard waiting calls whose caller gave up instead of serving them"`
 	FailureProbability float64  `toml:"failure_probability" engines:"stochastic" doc:"chance that a served call fails anyway"`
 	FlakyShare         float64  `toml:"flaky_share" engines:"stochastic" doc:"share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
 	FlakyFailures      int      `toml:"flaky_failures" engines:"stochastic" doc:"tries that fail for a flaky request"`
@@ -153,7 +154,7 @@ func (d *Dependency) bounds(dst []Bound) []Bound {
 // offered rather than the calls waiting (Demand): the overload ratio is then
 // demand / (capacity × window).
 type Collapse struct {
-	Slope  float64  `toml:"slope" doc:"throughput lost per unit of overload (0 = no collapse)"`
+	Slope  float64  `toml:"slope" engines:"queue,stochastic" doc:"throughput lost per unit of overload (0 = no collapse)"`
 	Floor  float64  `toml:"floor" doc:"share of capacity kept however deep the overload"`
 	Window Duration `toml:"window" engines:"stochastic" doc:"span demand is measured over (0 = one tick)"`
 	Demand string   `toml:"demand" oneof:",queue,offered" doc:"queue (calls waiting, arrivals of the tick included) or offered (calls that arrived during the window before the tick, retries and calls that will expire included); empty = queue, offered for a loss server"`

@@ -79,7 +79,7 @@ func (k serverKind) info() Kind { return k.Kind }
 // serverKinds is the registry of dependencies.
 var serverKinds = sync.OnceValue(func() []serverKind {
 	return []serverKind{
-		{Kind: Kind{Name: "fifo", Doc: "a waiting room served oldest first, capacity calls a second", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
+		{Kind: Kind{Name: "fifo", Doc: "a waiting room served oldest first, capacity calls a second", Engines: OnAll, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
 			server: ServerFIFO, make: newQueueServer},
 		{Kind: Kind{Name: "lifo", Doc: "a waiting room served newest first", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
 			server: ServerLIFO, make: newQueueServer},

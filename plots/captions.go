@@ -42,10 +42,15 @@ func facts(rows []Row) []string {
 	default:
 		out = append(out, "queue "+q)
 	}
+	run := each(func(c *Facts) (float64, string) { return c.Run.Seconds(), c.Run.String() })
+	if each(func(c *Facts) (float64, string) { return 0, c.Engine }) == "markov" {
+		// A chain's solve has no faults, changes or ticks: its run is the
+		// horizon its verdict judges escape times by.
+		return append(out, "a horizon of "+run)
+	}
 	out = append(out, faultFacts(rows)...)
 	out = append(out, changeFacts(rows)...)
-	out = append(out, each(func(c *Facts) (float64, string) { return durChoice(c.Tick) })+" ticks over "+
-		each(func(c *Facts) (float64, string) { return c.Run.Seconds(), c.Run.String() }))
+	out = append(out, each(func(c *Facts) (float64, string) { return durChoice(c.Tick) })+" ticks over "+run)
 	if r := each(func(c *Facts) (float64, string) { return float64(c.Replicates), strconv.Itoa(c.Replicates) }); r != "1" {
 		out = append(out, r+" seeded replicates per cell")
 	}

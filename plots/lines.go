@@ -45,6 +45,7 @@ type linesFigure struct {
 	xp         placement
 	grid       [][][]*linePoint // panel, line, x
 	replicates bool
+	chain      bool // the rows are the markov engine's solves, which have no verdict to mark
 	seen       map[cellState]bool
 	logY       bool
 	band       bool // some point has no value: a band at the top
@@ -95,7 +96,8 @@ func newLinesFigure(t *Table, f *spec.Figure) (*linesFigure, error) {
 	for i := range t.Rows {
 		c, r := &t.Rows[i], &t.Rows[i].Result
 		pt := &linePoint{x: lf.xp.at(lf.xo.values[lf.xo.of(c)].Num), y: lf.m.Value(r)}
-		if !r.Recovered() {
+		lf.chain = lf.chain || r.Markov.Phase != model.PhaseNone
+		if !r.Recovered() && r.Markov.Phase == model.PhaseNone { // a chain's solve has no recovery to mark
 			pt.state = stateOf(r.Verdict)
 			lf.seen[pt.state] = true
 		}
@@ -274,7 +276,9 @@ func (lf *linesFigure) drawOn(c draw.Canvas, title string, fs []string) {
 	}
 	_, _, neverSty := lineStyles(0)
 	neverSty.Color = color.Black
-	entries = append(entries, entry{text: lf.neverLegend(), thumbs: []plot.Thumbnailer{glyphThumb{neverSty}}})
+	if !lf.chain {
+		entries = append(entries, entry{text: lf.neverLegend(), thumbs: []plot.Thumbnailer{glyphThumb{neverSty}}})
+	}
 	legendTitle := t.axisLabel(f.Line)
 	if f.Line == "" {
 		legendTitle = ""

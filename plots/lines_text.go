@@ -62,7 +62,7 @@ func (lf *linesFigure) caption() string {
 			more += ", a row for each line"
 		}
 		more += "."
-	} else {
+	} else if !lf.chain {
 		more += " Crosses: " + lf.neverText() + "."
 	}
 	if lf.xp.index {

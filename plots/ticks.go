@@ -210,12 +210,14 @@ func (t expTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// formatNum writes a tick value: 0.25, 40, 1,500, 20k, 6M.
+// formatNum writes a tick value: 0.25, 40, 1,500, 20k, 6M, 1e+12.
 func formatNum(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case v == 0:
 		return "0"
+	case a >= 1e9:
+		return strconv.FormatFloat(v, 'g', 3, 64)
 	case a >= 1e6:
 		return strconv.FormatFloat(round(v/1e6, 3), 'f', -1, 64) + "M"
 	case a >= 1e4:

@@ -44,6 +44,8 @@ func refValue(g *sweep.Grid, p spec.FindingPart, results []model.Result) (float6
 	switch {
 	case m.Kind == "verdict":
 		return v, model.Verdict(v).String()
+	case m.Kind == "phase" && !math.IsNaN(v):
+		return v, model.MarkovPhase(v).String()
 	case m.Kind == "bool" && !math.IsNaN(v):
 		return v, fmt.Sprint(v != 0)
 	case math.IsNaN(v):

@@ -77,6 +77,8 @@ func (c column) cell(r *model.Result) string {
 	switch {
 	case c.metric.Kind == "verdict":
 		return model.Verdict(v).String()
+	case c.metric.Kind == "phase" && !math.IsNaN(v):
+		return model.MarkovPhase(v).String()
 	case c.metric.Kind == "bool" && !math.IsNaN(v):
 		return strconv.FormatBool(v != 0)
 	}

@@ -20,6 +20,9 @@ func findings(r *spec.Report, g *sweep.Grid, results []model.Result) []string {
 	for _, f := range r.Findings {
 		out = append(out, renderFinding(g, f, results))
 	}
+	if isMarkov(g) {
+		return append(out, markovFindings(g, results)...)
+	}
 	out = append(out, tally(g, results))
 	if len(cells) <= 8 {
 		var lines []string
@@ -112,8 +115,12 @@ func recoveredWord(triggered bool) string {
 func tally(g *sweep.Grid, results []model.Result) string {
 	cells := g.Cells()
 	var n [4]int
-	aborted, calm, triggered := 0, 0, 0 // calm: healthy at the end of a run without a fault
+	aborted, calm, triggered, chain := 0, 0, 0, 0 // calm: healthy at the end of a run without a fault
 	for i := range results {
+		if results[i].Markov.Phase != model.PhaseNone {
+			chain++ // solved, not simulated: the markov verdict tells
+			continue
+		}
 		if cells[i].Plan.Triggered() {
 			triggered++
 		}
@@ -126,16 +133,17 @@ func tally(g *sweep.Grid, results []model.Result) string {
 			n[results[i].Verdict]++
 		}
 	}
+	total := len(cells) - chain
 	var s string
 	switch {
-	case n[model.NotJudged] == len(cells):
-		return fmt.Sprintf("No verdict: in none of the %d cells did a request arrive after the fault (or, without one, after the first tick), so there is no demand to judge recovery by; their outcome is in their successful and failed requests.", len(cells))
+	case n[model.NotJudged] == total:
+		return fmt.Sprintf("No verdict: in none of the %d cells did a request arrive after the fault (or, without one, after the first tick), so there is no demand to judge recovery by; their outcome is in their successful and failed requests.", total)
 	case triggered == 0:
-		s = fmt.Sprintf("%s of %s cell%s, none with a fault, were healthy at the end of the %v run", count(calm), count(len(cells)), plural(len(cells)), g.Base.Duration)
+		s = fmt.Sprintf("%s of %s cell%s, none with a fault, were healthy at the end of the %v run", count(calm), count(total), plural(total), g.Base.Duration)
 	case calm > 0:
-		s = fmt.Sprintf("%s of %s cells recovered within the %v run, and the %s without a fault were healthy at its end", count(n[model.Recovered]), count(len(cells)), g.Base.Duration, count(calm))
+		s = fmt.Sprintf("%s of %s cells recovered within the %v run, and the %s without a fault were healthy at its end", count(n[model.Recovered]), count(total), g.Base.Duration, count(calm))
 	default:
-		s = fmt.Sprintf("%s of %s cell%s recovered within the %v run", count(n[model.Recovered]), count(len(cells)), plural(len(cells)), g.Base.Duration)
+		s = fmt.Sprintf("%s of %s cell%s recovered within the %v run", count(n[model.Recovered]), count(total), plural(total), g.Base.Duration)
 	}
 	var rest []string
 	switch {
@@ -152,6 +160,9 @@ func tally(g *sweep.Grid, results []model.Result) string {
 	}
 	if aborted > 0 {
 		rest = append(rest, fmt.Sprintf("%d stopped at the memory cap (see the notes)", aborted))
+	}
+	if chain > 0 {
+		rest = append(rest, fmt.Sprintf("%s solved on the markov engine, not simulated (their verdict is markov_verdict)", count(chain)))
 	}
 	if len(rest) > 0 {
 		s += "; " + strings.Join(rest, ", ")

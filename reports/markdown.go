@@ -38,6 +38,7 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(r.Question))
 	}
 	cells := g.Cells()
+	markov := isMarkov(g)
 	command := r.Command
 	if command == "" {
 		command = "stormlab run " + r.File
@@ -82,7 +83,11 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Path, k.Value, k.Unit, plots.Escape(k.Doc))
 	}
 	b.WriteString("\n")
-	healthSection(&b, g)
+	if markov {
+		markovHowJudged(&b)
+	} else {
+		healthSection(&b, g)
+	}
 	if ax, ok := g.Axis("policy"); ok && len(ax.Sets) > 0 {
 		b.WriteString("### Policies\n\n| policy | sets |\n|---|---|\n")
 		for _, p := range ax.Sets {
@@ -107,7 +112,9 @@ func writeReport(w io.Writer, r *spec.Report, g *sweep.Grid, results, refined []
 	}
 
 	b.WriteString("## Results\n\n")
-	if len(cells) <= maxTableRows {
+	if markov {
+		markovTable(&b, g, results)
+	} else if len(cells) <= maxTableRows {
 		resultsTable(&b, g, results)
 	} else {
 		summaryTable(&b, g, results)

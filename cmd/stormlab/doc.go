@@ -309,7 +309,9 @@
 // minute after its page goes, stops a run at 15 simulated minutes, takes
 // at most 100 faults and changes per run, each costing the run from then
 // on, and refuses one whose run could outgrow 256 MB or make more than
-// 1e9 calls (the engine's estimates from above). Ctrl-C stops it.
+// 1e9 calls (the engine's estimates from above). A markov experiment or
+// policy has no run to stream (its engine solves a chain) and is refused
+// with a message. Ctrl-C stops it.
 //
 // Flags:
 //

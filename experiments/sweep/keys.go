@@ -83,7 +83,9 @@ func keyDoc(path string, f reflect.StructField, v reflect.Value) string {
 			doc = "the " + fam.Name + ": " + k.Name + " — " + k.Doc
 		}
 	}
-	if e := f.Tag.Get("engines"); e != "" {
+	if e := f.Tag.Get("engines"); strings.Contains(e, ",") {
+		doc = strings.ReplaceAll(e, ",", " and ") + " engines only: " + doc
+	} else if e != "" {
 		doc = e + " engine only: " + doc
 	}
 	return doc

@@ -32,6 +32,9 @@ func newLive(c *catalog, s setup) (*live, error) {
 	if l.base, err = s.scenario(o); err != nil {
 		return nil, inputErr(err)
 	}
+	if l.base.Engine == "markov" {
+		return nil, inputErr(fmt.Errorf("%s: the markov engine solves its chain and has no run to stream; see its results with stormlab run", s.Experiment))
+	}
 	if l.seed, err = s.seed(o); err != nil {
 		return nil, inputErr(err)
 	}
