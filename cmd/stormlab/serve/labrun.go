@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/stormlab/stormlab/cmd/stormlab/lab"
 	"github.com/stormlab/stormlab/experiments/sweep"
@@ -53,7 +54,18 @@ func (r *run) startLab(req labRequest) error {
 		return badInput("this run's lab run is under way; stop it first")
 	}
 	rows := max(len(r.sent), int(math.Round(r.tl.base.Duration.Seconds()/r.tl.step)), 1)
-	e, err := r.tl.parse(rows, r.tl.steps)
+	// The lab runs the faults added live as planned from the start (its
+	// dependency follows the plan's fault segments): the same scenario,
+	// which the model draws differently only before the fault.
+	steps := slices.Clone(r.tl.steps)
+	for i := range steps {
+		if f := steps[i].Fault; f != nil {
+			g := *f
+			g.Unforeseen = false
+			steps[i].Fault = &g
+		}
+	}
+	e, err := r.tl.parse(rows, steps)
 	if err != nil {
 		return err
 	}
