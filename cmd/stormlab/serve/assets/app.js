@@ -187,6 +187,7 @@ function onState(st) {
   S.state = st;
   S.lab = st.lab || null;
   labStatus();
+  labLegend();
   if (st.full) {
     S.rows = st.rows || [];
     S.around = null;
@@ -486,6 +487,18 @@ function makeCharts() {
     plugins: [overlay({})],
   }, columns().queue, $('chart-queue'));
   S.charts = [traffic, retries, queue];
+  labLegend();
+}
+
+// labSeries are the lab's series on each chart, by index: their legend
+// entries are shown only once the run has a lab run.
+const labSeries = [[5, 6], [], [4, 5]];
+
+function labLegend() {
+  S.charts.forEach((u, i) => {
+    const rows = u.root.querySelectorAll('.u-legend .u-series');
+    for (const j of labSeries[i]) if (rows[j]) rows[j].style.display = S.lab ? '' : 'none';
+  });
 }
 
 let pending = false;
@@ -796,6 +809,7 @@ function changes() {
 function onLab(p) {
   S.lab = p;
   labStatus();
+  labLegend();
   redraw();
 }
 
