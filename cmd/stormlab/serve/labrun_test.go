@@ -95,8 +95,9 @@ func TestLabRun(t *testing.T) {
 }
 
 // TestLabRefused: what the lab cannot run is refused with the lab's own
-// words, and nothing starts; a second lab run on the server while one is
-// under way is refused; stopping it frees the server for the next.
+// words, and nothing starts; a lab run streams its series as it goes; a
+// second lab run on the server while one is under way is refused;
+// stopping it, or closing its run, frees the server for the next.
 func TestLabRefused(t *testing.T) {
 	_, hs := testServer(t, Options{})
 	a, b := startRun(t, hs, nil), startRun(t, hs, nil)
@@ -125,6 +126,27 @@ func TestLabRefused(t *testing.T) {
 	apiC := hs.URL + "/api/runs/" + c
 	if code, text := call(t, "POST", apiC+"/lab", nil); code != http.StatusServiceUnavailable || !strings.Contains(text, "one at a time") {
 		t.Errorf("another run's lab run: %d %s", code, text)
+	}
+	// The lab's series comes second by second while it runs, in the
+	// page's rows, the seconds in order from 0.
+	for {
+		name, data := s.next(t)
+		if name != "lab" {
+			continue
+		}
+		var p labProgress
+		if err := json.Unmarshal(data, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Stage != "running" {
+			t.Fatalf("the lab run ended %q (%s) before two seconds of its series came", p.Stage, p.Problem)
+		}
+		if len(p.Rows) >= 2 {
+			if p.Rows[0].T != 0 || p.Rows[1].T != 1 || p.Rows[0].Requests == 0 {
+				t.Errorf("the lab's first rows: %+v", p.Rows[:2])
+			}
+			break
+		}
 	}
 	if code, text := call(t, "POST", apiA+"/lab/stop", nil); code != http.StatusNoContent {
 		t.Fatalf("stop: %d %s", code, text)
