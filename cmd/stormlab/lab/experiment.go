@@ -97,6 +97,13 @@ func Check(e *experiments.Experiment) error {
 	return nil
 }
 
+// RunSweepCell runs cell c of an experiment on the real stack, with its
+// windows, the load seeded as the model's first replicate of c seeds it.
+func RunSweepCell(ctx context.Context, c sweep.Cell, opt Options) (*Run, error) {
+	opt.Windows = c.Windows
+	return RunCell(ctx, c.Plan, model.ReplicateSeed(c.Seed, 0), opt)
+}
+
 // Experiment runs e's lab cells on the real stack beside the model and
 // compares them; progress goes to log, a line per cell.
 func Experiment(ctx context.Context, e *experiments.Experiment, s Settings, log io.Writer) (*Outcome, error) {
@@ -119,7 +126,7 @@ func Experiment(ctx context.Context, e *experiments.Experiment, s Settings, log 
 		if err != nil {
 			return nil, err
 		}
-		run, err := RunCell(ctx, c.Plan, model.ReplicateSeed(c.Seed, 0), Options{Speed: o.Speed, Windows: c.Windows})
+		run, err := RunSweepCell(ctx, c, Options{Speed: o.Speed})
 		if err != nil {
 			return nil, fmt.Errorf("%s: cell %s: %w", e.File, c.Label(), err)
 		}

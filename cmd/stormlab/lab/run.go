@@ -25,6 +25,10 @@ type Options struct {
 	// Windows are the experiment's [[window]] spans, measured on the run's
 	// series as on the model's.
 	Windows []model.Window
+	// Progress, when set, is given the run's series so far (its whole
+	// bins, judged by the model's health rule) each time a bin ends, from
+	// the goroutine RunCell runs in: the live explorer draws it as it comes.
+	Progress func(*model.Series)
 }
 
 // Run is one cell run on the real stack: its result, as the model's
@@ -180,6 +184,8 @@ func RunCell(ctx context.Context, p *model.Plan, seed uint64, opt Options) (*Run
 	defer end.Stop()
 	poll := time.NewTicker(clk.wallTicks(1) + time.Millisecond)
 	defer poll.Stop()
+	binTicks := max(1, int64(math.Round(1/p.TickS)))
+	var shown int64 // the bins given to opt.Progress
 wait:
 	for {
 		select {
@@ -192,6 +198,11 @@ wait:
 			// in flight: the rest of the run would count nothing
 			if p.Arrivals == model.ArriveBurst && gen.done() && k.inFlight.Load() == 0 {
 				break wait
+			}
+			if bins := min(clk.tick(), p.Ticks) / binTicks; opt.Progress != nil && bins > shown {
+				shown = bins
+				queues := k.queues()
+				opt.Progress(series(p, k, queues, health(p, k, queues, bins*binTicks), bins*binTicks))
 			}
 		}
 	}
@@ -304,23 +315,14 @@ func newCaller(p *model.Plan, phases []runPhase, i int, addr string, clk *clock,
 // measure turns the counters into the model's result of one replicate,
 // judged by the model's own health rule and verdict.
 func measure(p *model.Plan, k *counters, ws []model.Window) model.Result {
-	j := model.NewJudge(p)
 	queues := k.queues()
 	var m model.Metrics
-	var requests, answered int64
 	binTicks := max(1, int64(math.Round(1/p.TickS)))
 	var peakBin, bin int64
-	unhealthy := make([]bool, p.Ticks)
+	j := model.NewJudge(p)
+	unhealthy := observe(j, p, k, queues, p.Ticks)
 	for t := range p.Ticks {
 		calls := k.at(cCalls, t)
-		arr, ok, failed := k.at(cRequests, t), k.at(cOK, t), k.at(cFailed, t)
-		requests += arr
-		answered += ok + failed
-		work := queues[t]
-		if !p.Server.Queues() {
-			work = requests - answered
-		}
-		unhealthy[t] = j.Observe(t, ok, arr, queues[t], work)
 		m.PeakCalls = max(m.PeakCalls, float64(calls))
 		m.PeakQueue = max(m.PeakQueue, float64(queues[t]))
 		bin += calls
@@ -351,7 +353,7 @@ func measure(p *model.Plan, k *counters, ws []model.Window) model.Result {
 	m.LatencyP50, m.LatencyP95, m.LatencyP99 = math.NaN(), math.NaN(), math.NaN()
 	m.ErrorLatencyP50, m.ErrorLatencyP99 = math.NaN(), math.NaN()
 	j.Verdict(&m)
-	s := series(p, k, queues, unhealthy)
+	s := series(p, k, queues, unhealthy, p.Ticks)
 	r := model.Result{Metrics: m, Replicates: 1, Series: s}
 	if m.Recovered() {
 		r.RecoveredShare = 1
@@ -360,6 +362,30 @@ func measure(p *model.Plan, k *counters, ws []model.Window) model.Result {
 		r.Windows = model.WindowValues(s, ws, p)
 	}
 	return r
+}
+
+// observe gives the model's health rule, j, the counters' ticks [0,
+// upto): whether each was unhealthy.
+func observe(j *model.Judge, p *model.Plan, k *counters, queues []int64, upto int64) []bool {
+	var requests, answered int64
+	unhealthy := make([]bool, upto)
+	for t := range upto {
+		arr, ok, failed := k.at(cRequests, t), k.at(cOK, t), k.at(cFailed, t)
+		requests += arr
+		answered += ok + failed
+		work := queues[t]
+		if !p.Server.Queues() {
+			work = requests - answered
+		}
+		unhealthy[t] = j.Observe(t, ok, arr, queues[t], work)
+	}
+	return unhealthy
+}
+
+// health is the health rule's verdict on each of the ticks [0, upto), a
+// judge of its own replaying them.
+func health(p *model.Plan, k *counters, queues []int64, upto int64) []bool {
+	return observe(model.NewJudge(p), p, k, queues, upto)
 }
 
 func ratioOf(a, b float64) float64 {

@@ -2,17 +2,18 @@ package lab
 
 import "github.com/stormlab/stormlab/model"
 
-// series is the run's per-second series from the counters, in the model's
-// bins (a second, or a tick when ticks are longer): counts summed over the
-// bin, the queue and the requests in flight at its end, the capacity the
-// fault segments give, and the health rule's verdict at its end.
-func series(p *model.Plan, k *counters, queues []int64, unhealthy []bool) *model.Series {
+// series is the run's per-second series from the counters over its ticks
+// [0, upto), in the model's bins (a second, or a tick when ticks are
+// longer): counts summed over the bin, the queue and the requests in
+// flight at its end, the capacity the fault segments give, and the health
+// rule's verdict at its end.
+func series(p *model.Plan, k *counters, queues []int64, unhealthy []bool, upto int64) *model.Series {
 	bin := max(1, int64(1/p.TickS+0.5))
 	s := &model.Series{Step: float64(bin) * p.TickS}
 	var inflight int64
 	seg := 0
-	for a := int64(0); a < p.Ticks; a += bin {
-		b := min(a+bin, p.Ticks)
+	for a := int64(0); a < upto; a += bin {
+		b := min(a+bin, upto)
 		row := model.SeriesRow{T: float64(a) * p.TickS}
 		var capacity float64
 		for t := a; t < b; t++ {

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stormlab/stormlab/model"
@@ -44,6 +45,9 @@ func unsupported(p *model.Plan) []string {
 		q := ch.Plan
 		if q.ServerPlan != p.ServerPlan || q.Arrivals != p.Arrivals || q.Load != p.Load || q.Clients != p.Clients || len(q.Chain) != len(p.Chain) || q.Cancel != p.Cancel || q.Deadline != p.Deadline {
 			add("a change (%d) of anything but the callers' policies", i)
+		}
+		if !slices.Equal(q.Faults, p.Faults) {
+			add("a fault that starts with a change (%d): an unforeseen fault (give it in the file as planned)", i)
 		}
 		if q.Budget.Kind == "grpc" || p.Budget.Kind == "grpc" {
 			add("a change (%d) of a run with gRPC's retry throttling", i)

@@ -40,6 +40,22 @@
 // run. Request bodies must arrive within 5 s. At most 16
 // runs live at once, each ended a minute after its page goes.
 //
+// # The real stack
+//
+// POST /api/runs/{id}/lab (optional body {"speed": X}) runs the run's
+// file as its export gives it — over the experiment's length or the rows
+// streamed, if longer, with every fault and change made so far, the faults
+// added live planned from the start — on the real stack (the lab package:
+// gRPC services on loopback), its load seeded as the model's run of the
+// file is, at X times the scenario's speed (default: the experiment's
+// [lab] speed, else 1). It answers 202 and sends "lab" events: the lab's
+// series so far, second by second, which the page draws over the model's;
+// at its end the lab's verdict beside the model's on the same file, or in
+// words why there is none (the machine could not keep up, by the lab's own
+// checks). A scenario the lab cannot run is refused (400) with the lab's
+// reason. One lab run at a time per server (another is answered 503); it
+// stops with POST /api/runs/{id}/lab/stop, a reset, or the run's end.
+//
 // # Transport
 //
 // The page reads its run's events (state, rows, end, problem, around) over

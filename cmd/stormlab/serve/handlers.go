@@ -27,6 +27,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/runs/{id}/fault", s.withRun(s.addFault))
 	m.HandleFunc("POST /api/runs/{id}/change", s.withRun(s.addChange))
 	m.HandleFunc("POST /api/runs/{id}/around", s.withRun(s.around))
+	m.HandleFunc("POST /api/runs/{id}/lab", s.withRun(s.startLab))
+	m.HandleFunc("POST /api/runs/{id}/lab/stop", s.withRun(s.stopLab))
 	m.HandleFunc("POST /api/runs/{id}/close", s.withRun(s.closeRun))
 	m.HandleFunc("GET /api/runs/{id}/export.toml", s.withRun(s.exportTOML))
 	m.HandleFunc("GET /api/runs/{id}/series.csv", s.withRun(s.exportCSV))
@@ -262,6 +264,29 @@ func (s *Server) around(w http.ResponseWriter, r *http.Request, run *run) {
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// startLab starts a lab run of the run's file on the real stack; its
+// progress comes as "lab" events.
+func (s *Server) startLab(w http.ResponseWriter, r *http.Request, run *run) {
+	var req labRequest
+	if err := decode(r, &req); err != nil {
+		fail(w, r, err)
+		return
+	}
+	if err := run.startLab(req); err != nil {
+		fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// stopLab stops the run's lab run, if one is under way.
+func (s *Server) stopLab(w http.ResponseWriter, _ *http.Request, run *run) {
+	run.mu.Lock()
+	run.stopLabLocked()
+	run.mu.Unlock()
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // getRun is the run's state, without its rows: whether a page coming back

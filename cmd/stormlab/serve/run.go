@@ -40,6 +40,9 @@ type run struct {
 	detach   context.CancelFunc
 	around   context.CancelFunc // the phase diagram under way
 	aroundID int                // counts the diagrams started
+	lab      context.CancelFunc // the lab run under way
+	labID    int                // counts the lab runs started
+	labNow   *labProgress       // the last lab run, as far as it came
 	closed   bool
 	wake     chan struct{}
 }
@@ -192,6 +195,8 @@ func (r *run) reset(tl *live) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopAroundLocked()
+	r.stopLabLocked()
+	r.labNow = nil
 	r.dropEngineLocked()
 	r.tl, r.sent, r.ended, r.policy, r.pauseAt, r.now = tl, nil, "", tl.setup.Policy, 0, nil
 	r.pushLocked(event{"state", r.stateLocked(true)})
@@ -211,6 +216,7 @@ func (r *run) close() {
 	defer r.mu.Unlock()
 	r.closed = true
 	r.stopAroundLocked()
+	r.stopLabLocked()
 	if r.detach != nil {
 		r.detach()
 	}

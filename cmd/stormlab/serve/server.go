@@ -80,6 +80,7 @@ type Server struct {
 	ctx      context.Context // ends with Close
 	stop     context.CancelFunc
 	diagrams chan struct{} // one phase diagram at a time
+	labs     chan struct{} // one lab run at a time
 	mux      *http.ServeMux
 	schema   schema // the policy form's fields, from the model's registries
 	// At full speed, batch rows go out every frame (maxBatch and frame;
@@ -100,7 +101,7 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Server{opt: opt, cat: cat, ctx: ctx, stop: stop, diagrams: make(chan struct{}, 1), runs: map[string]*run{},
+	s := &Server{opt: opt, cat: cat, ctx: ctx, stop: stop, diagrams: make(chan struct{}, 1), labs: make(chan struct{}, 1), runs: map[string]*run{},
 		batch: maxBatch, frame: frame, schema: newSchema()}
 	s.routes()
 	go s.reap()

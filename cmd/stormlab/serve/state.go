@@ -26,7 +26,8 @@ type stateView struct {
 	Now        map[string]any `json:"now"`         // the scenario's keys as they are now, by path
 	Limit      float64        `json:"queue_limit"` // the healthy queue limit, when the queue rule judges health
 	Rows       []row          `json:"rows,omitempty"`
-	Full       bool           `json:"full"` // Rows holds every row streamed
+	Full       bool           `json:"full"`          // Rows holds every row streamed
+	Lab        *labProgress   `json:"lab,omitempty"` // the run's last lab run, as far as it came
 }
 
 // marker is one intervention on the charts.
@@ -58,6 +59,7 @@ func (r *run) stateLocked(full bool) stateView {
 		}
 		v.Limit = now.limit
 	}
+	v.Lab = r.labNow
 	if full {
 		v.Rows = rowsOf(r.sent, 0, tl.step, tl.faultRows())
 	}

@@ -15,6 +15,7 @@ const S = {
   retries: 0,       // times the socket was opened again since it last worked
   charts: [],       // uPlot instances of the live charts
   around: null,     // the last phase diagram
+  lab: null,        // the run's last lab run on the real stack, as far as it came
   aroundChart: null,
   experiments: [],
   dirty: false,     // the policy form holds edits not yet applied
@@ -28,6 +29,7 @@ const colours = {
   offered: '#1f5fa8', goodput: '#2e9e5b', demand: '#7a7f88', capacity: '#1d2330',
   retries: '#b5651d', queue: 'rgba(106,61,154,0.4)', inflight: '#0b5f69', limit: '#888',
   fault: 'rgba(0,0,0,0.08)', marker: '#1d2330',
+  labOffered: '#d1477a', labGoodput: '#8a6d00', labQueue: '#6a3d9a', labInflight: '#d1477a',
 };
 
 // ---- the server
@@ -150,6 +152,7 @@ const handlers = {
   end: (d) => { $('run-info').textContent = d; },
   problem: (d) => problem(d),
   around: (d) => onAround(d),
+  lab: (d) => onLab(d),
 };
 
 function connect() {
@@ -182,6 +185,9 @@ function connect() {
 
 function onState(st) {
   S.state = st;
+  S.lab = st.lab || null;
+  labStatus();
+  labLegend();
   if (st.full) {
     S.rows = st.rows || [];
     S.around = null;
@@ -276,14 +282,22 @@ function readout() {
   s.className = `st-${r.status}`;
 }
 
+// columns are the charts' data: the model's rows and, over them, the lab
+// run's (both start at 0 and share the step; the longer sets the x axis).
 function columns() {
-  const rows = S.rows;
   const step = S.state ? S.state.step : 1;
-  const t = rows.map((r) => r.t);
+  const labRows = (S.lab && S.lab.rows) || [];
+  const n = Math.max(S.rows.length, labRows.length);
+  const rows = Array.from({ length: n }, (_, i) => S.rows[i] || null);
+  const lab = Array.from({ length: n }, (_, i) => labRows[i] || null);
+  const t = rows.map((r, i) => (r ? r.t : lab[i].t));
+  const of = (list, f) => list.map((r) => (r ? f(r) : null));
   return {
-    traffic: [t, rows.map((r) => r.calls / step), rows.map((r) => r.successes / step), rows.map((r) => r.requests / step), rows.map((r) => r.capacity)],
-    retries: [t, rows.map((r) => (r.calls > 0 ? 100 * r.retries / r.calls : null))],
-    queue: [t, rows.map((r) => r.queue), rows.map((r) => r.in_flight), rows.map(() => (S.state && S.state.queue_limit > 0 ? S.state.queue_limit : null))],
+    traffic: [t, of(rows, (r) => r.calls / step), of(rows, (r) => r.successes / step), of(rows, (r) => r.requests / step), of(rows, (r) => r.capacity),
+      of(lab, (r) => r.calls / step), of(lab, (r) => r.successes / step)],
+    retries: [t, of(rows, (r) => (r.calls > 0 ? 100 * r.retries / r.calls : null))],
+    queue: [t, of(rows, (r) => r.queue), of(rows, (r) => r.in_flight), rows.map(() => (S.state && S.state.queue_limit > 0 ? S.state.queue_limit : null)),
+      of(lab, (r) => r.queue), of(lab, (r) => r.in_flight)],
   };
 }
 
@@ -440,6 +454,8 @@ function makeCharts() {
       line('goodput (successes/s)', colours.goodput, 2),
       line('demand (new requests/s)', colours.demand, 1.75, { dash: [5, 3] }),
       line('capacity (calls/s)', colours.capacity, 1.5, { dash: [8, 4], paths: uPlot.paths.stepped({ align: 1 }) }),
+      line('real stack: offered load', colours.labOffered, 2, { dash: [3, 3] }),
+      line('real stack: goodput', colours.labGoodput, 2, { dash: [3, 3] }),
     ],
     plugins: [overlay({ status: true, labels: true })],
   }, columns().traffic, $('chart-traffic'));
@@ -465,10 +481,24 @@ function makeCharts() {
       line('queue (calls waiting)', colours.queue, 6),
       line('in flight (requests)', colours.inflight, 1.5),
       line('healthy queue limit', colours.limit, 1, { dash: [2, 3] }),
+      line('real stack: queue', colours.labQueue, 2, { dash: [3, 3] }),
+      line('real stack: in flight', colours.labInflight, 1.5, { dash: [3, 3] }),
     ],
     plugins: [overlay({})],
   }, columns().queue, $('chart-queue'));
   S.charts = [traffic, retries, queue];
+  labLegend();
+}
+
+// labSeries are the lab's series on each chart, by index: their legend
+// entries are shown only once the run has a lab run.
+const labSeries = [[5, 6], [], [4, 5]];
+
+function labLegend() {
+  S.charts.forEach((u, i) => {
+    const rows = u.root.querySelectorAll('.u-legend .u-series');
+    for (const j of labSeries[i]) if (rows[j]) rows[j].style.display = S.lab ? '' : 'none';
+  });
 }
 
 let pending = false;
@@ -772,6 +802,34 @@ function changes() {
   return set;
 }
 
+// ---- the real stack
+
+// onLab takes the lab run's progress: its series so far, drawn over the
+// model's, and at its end the verdicts or why it has none.
+function onLab(p) {
+  S.lab = p;
+  labStatus();
+  labLegend();
+  redraw();
+}
+
+function labStatus() {
+  const p = S.lab;
+  $('lab-stop').hidden = !p || p.stage !== 'running';
+  $('lab-go').disabled = Boolean(p && p.stage === 'running');
+  if (!p) {
+    $('lab-status').textContent = '';
+    return;
+  }
+  const at = `${fmtSecs((p.rows || []).length * (S.state ? S.state.step : 1))} of ${fmtSecs(p.length)}`;
+  const words = {
+    running: `running on gRPC on loopback at ${p.speed}×: ${at} (dashed lines)`,
+    done: `done at ${p.speed}×: the real stack's verdict ${p.verdict}; the model's on the same file ${p.model_verdict}` +
+      `${(p.notes || []).length ? `. Notes: ${p.notes.join('; ')}` : ''}`,
+  };
+  $('lab-status').textContent = words[p.stage] || p.problem || p.stage;
+}
+
 // ---- around this point
 
 function onAround(p) {
@@ -970,6 +1028,11 @@ async function init() {
   });
 
   $('around-go').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/around`, {})));
+  $('lab-go').addEventListener('click', () => act(() => {
+    const speed = num('lab-speed');
+    return api('POST', `/api/runs/${S.run}/lab`, speed === '' ? {} : { speed });
+  }, { speed: 'lab-speed' }));
+  $('lab-stop').addEventListener('click', () => act(() => api('POST', `/api/runs/${S.run}/lab/stop`, {})));
   // A page going away ends its run unless it comes back within seconds
   // (a reload), which attaches to the same run: its rows, faults and
   // changes.
