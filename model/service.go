@@ -1,0 +1,102 @@
+package model
+
+import (
+	"math"
+	"sync"
+)
+
+// serviceLaw is the law of one call's service time at the dependency, in
+// seconds: how long a call holds the server (a worker of a pool) once it
+// starts. Each law is a file of its own (service_*.go) and an entry of
+// serviceKinds. A law is given by its survival function and its inverse,
+// so that the engine can draw one call's time by inversion and split a
+// group of calls over ticks exactly (serviceSplit), far into a heavy tail
+// without losing precision to 1 − F.
+type serviceLaw interface {
+	// survival is P(service time > x), x in seconds.
+	survival(x float64) float64
+	// upper is the time x with survival(x) = s, for s in (0, 1]: the
+	// quantile 1 − s, computed from the top.
+	upper(s float64) float64
+	// mean is the law's mean, in seconds (+Inf for a tail without one).
+	mean() float64
+}
+
+// serviceKind is one registered service-time law: its Kind and what makes
+// it from its parameters (Params' type, or nil for a law that reads the
+// dependency's latency) and the dependency's latency, in seconds. check,
+// when set, takes the law's rules beyond its keys' ranges.
+type serviceKind struct {
+	Kind
+	make  func(params any, latency float64) serviceLaw
+	check func(params any) *FieldError
+}
+
+func (k serviceKind) info() Kind { return k.Kind }
+
+// serviceKinds is the registry of service-time laws.
+var serviceKinds = sync.OnceValue(func() []serviceKind {
+	return []serviceKind{
+		constantServiceKind(),
+		exponentialServiceKind(),
+		lognormalServiceKind(),
+		paretoServiceKind(),
+		empiricalServiceKind(),
+	}
+})
+
+// serviceSplit spreads n calls starting service now over the ticks their
+// service ends in, into dst (d = ticks from now), each call's time drawn
+// from law, stretched by factor (a fault's slower service) and rounded to
+// the nearest tick, at most capT ticks. Up to four calls are drawn one by
+// one by inversion; a larger group takes sequential binomials over the
+// ticks — the number ending in tick j among those not ended before it is
+// binomial with the law's conditional probability — until four calls or
+// fewer are left, which are drawn one by one from the law conditioned on
+// lasting that long. Either way the counts are exactly the multinomial of
+// n independent draws.
+func serviceSplit(dst []split, r source, law serviceLaw, tps, factor float64, capT int64, n int64) []split {
+	scale := tps * factor // ticks per second of the law
+	if a, ok := law.(atomic); ok {
+		return append(dst, split{min(capT, int64(math.Round(a.at()*scale))), n})
+	}
+	start := len(dst)
+	draw := func(s float64) {
+		// s is the survival at the draw: uniform on (0, s0]
+		x := math.Round(law.upper(s) * scale)
+		dst = append(dst, split{int64(math.Min(x, float64(capT))), 1})
+	}
+	rest, s0 := n, 1.0 // calls left; P(time ≥ the tick's lower edge)
+	for j := int64(0); rest > 0; j++ {
+		if rest <= 4 || j >= capT {
+			if j >= capT {
+				dst = append(dst, split{capT, rest})
+				break
+			}
+			for range rest {
+				draw(s0 * (1 - r.Float64()))
+			}
+			break
+		}
+		s1 := law.survival((float64(j) + 0.5) / scale)
+		var m int64
+		if s0 <= 0 || s1 <= 0 {
+			m = rest
+		} else {
+			m = binomial(r, rest, 1-s1/s0)
+		}
+		if m > 0 {
+			dst = append(dst, split{j, m})
+		}
+		rest -= m
+		s0 = s1
+	}
+	tail := groupSplits(dst[start:])
+	return append(dst[:start], tail...)
+}
+
+// atomic is a law with all its mass at one time (the constant law), which
+// serviceSplit places without drawing.
+type atomic interface {
+	at() float64 // the time, in seconds
+}
