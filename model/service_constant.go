@@ -1,7 +1,5 @@
 package model
 
-
-
 // constantService is the service time of today's capacity and latency
 // servers: every call takes the dependency's latency.
 type constantService struct{ d float64 }
@@ -21,4 +19,3 @@ func (c constantService) survival(x float64) float64 {
 func (c constantService) upper(float64) float64 { return c.d }
 func (c constantService) mean() float64         { return c.d }
 func (c constantService) at() float64           { return c.d }
-
