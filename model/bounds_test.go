@@ -79,6 +79,26 @@ func (c boundsCase) scenario(t *testing.T) Scenario {
 		sc.Dependency.Network.Kind = "constant"
 	case path == "dependency.latency_slope":
 		sc.Dependency.Capacity = 0 // the latency server
+	case path == "dependency.workers":
+		sc.Dependency.Capacity, sc.Dependency.Latency = 0, ms(50) // the worker pool
+	case strings.HasPrefix(path, "dependency.service."):
+		sc.Dependency.Capacity, sc.Dependency.Workers = 0, 4 // a worker pool of that law
+		if err := sc.Dependency.Service.SetTableKind(c.r.Kind); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := sc.Dependency.Service.Params.(LognormalParams); ok { // the other key leaves room
+			if path == "dependency.service.median" {
+				p.P99 = LongestWait
+			} else {
+				p.Median = Duration(time.Microsecond)
+			}
+			sc.Dependency.Service.Params = p
+		}
+		if _, ok := sc.Dependency.Service.Params.(EmpiricalParams); ok { // every percentile at the end
+			e := Seconds(c.end)
+			sc.Dependency.Service.Params = EmpiricalParams{P50: e, P90: e, P99: e, P999: e, Max: e}
+			return sc
+		}
 	case strings.HasPrefix(path, "dependency.collapse."):
 		sc.Dependency.Collapse = Collapse{Slope: 0.5, Floor: 0.1}
 	case path == "dependency.flaky_failures":

@@ -22,7 +22,7 @@
 //   - "stochastic" (stochastic.go): seeded groups of identical calls split
 //     by sampling where that is exact in distribution; explicit chains,
 //     backoff and jitter, network delay, bursty and closed-loop arrivals,
-//     three kinds of dependency, cancellation.
+//     four kinds of dependency (a worker pool among them), cancellation.
 //   - "markov" (markov_run.go): no simulation; the single server with
 //     retries as the continuous-time Markov chain of "Metafor: analyzing
 //     metastability in server systems" (markov_chain.go, every rate in its
@@ -45,7 +45,13 @@
 //	budget_*.go         one file per kind: per_tick, ratio, token_bucket, grpc,
 //	                    finagle, envoy, aws, adaptive
 //	server.go           the dependency's interface (stochastic engine)
-//	server_*.go         one file per kind: loss, queue (fifo and lifo), latency
+//	server_*.go         one file per kind: loss, queue (fifo and lifo), latency,
+//	                    pool (workers with a waiting room in front)
+//	service.go          service-time laws: their registry, the dependency.service
+//	                    table, and the exact split of a group over the ticks its
+//	                    calls end in
+//	service_*.go        one file per law: constant, exponential, lognormal,
+//	                    pareto, empirical
 //	credit.go           a server's capacity in whole calls, fractions carried
 //	collapse.go         overload collapse
 //	network.go          delays between layers

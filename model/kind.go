@@ -122,6 +122,7 @@ var families = sync.OnceValue(func() []Family {
 		{Name: "circuit breaker", Key: "layer.N.breaker.kind", Kinds: kindsOf(breakerKinds())},
 		{Name: "retry budget", Key: "budget.kind", Kinds: kindsOf(budgetKinds())},
 		{Name: "dependency", Key: "dependency.queue", Kinds: kindsOf(serverKinds()), picks: pickedServer},
+		{Name: "service time", Key: "dependency.service.kind", Kinds: kindsOf(serviceKinds())},
 		{Name: "network delay", Key: "dependency.network.kind", Kinds: networkKinds()},
 		{Name: "fault", Key: "fault.N.kind", Kinds: faultKinds()},
 		{Name: "health rule", Key: "health.rule", Kinds: healthRules()},

@@ -3,7 +3,9 @@ package model
 // MarkovKeys are the keys only the markov engine reads: what its chain
 // needs beyond the scenario's server and caller.
 type MarkovKeys struct {
-	Orbit   int     `toml:"orbit" engines:"markov" doc:"the most timed-out calls waiting to be retried that the chain tracks; a retry beyond it is lost (Metafor's orbit_size is orbit + 1)"`
+	Orbit int `toml:"orbit" engines:"markov" doc:"the most timed-out calls waiting to be retried that the chain tracks; a retry beyond it is lost (Metafor's orbit_size is orbit + 1)"`
+	// Workers is the chain's pool; it is to read dependency.workers (the
+	// stochastic engine's worker pool) once that key means the same here.
 	Workers int     `toml:"workers" engines:"markov" doc:"calls served at once, each at capacity / workers calls a second, exponential service (0 = 1)"`
 	Alpha   float64 `toml:"alpha" engines:"markov" doc:"the share of the new requests that will time out which also put a retry in the orbit: Metafor's calibration factor (0 = its default, 0.25)"`
 }

@@ -85,9 +85,12 @@ type ServerPlan struct {
 	FlakyShare  float64
 	FlakyTries  int32
 	FatalShare  float64
-	Pushback    int64   // calls waiting above which arriving calls are pushed back; 0 = never
-	Latency     float64 // seconds a served call takes to answer
-	Slope       float64 // latency server: seconds added per call in flight
+	Pushback    int64      // calls waiting above which arriving calls are pushed back; 0 = never
+	Latency     float64    // seconds a served call takes to answer
+	Slope       float64    // latency server: seconds added per call in flight
+	Workers     int64      // worker pool: its workers (before faults)
+	PoolRoom    ServerKind // worker pool: its waiting room, as dependency.queue names it (ServerFIFO, ServerLIFO or ServerLoss)
+	Service     serviceLaw // worker pool: the law of a call's service time
 	Collapse    CollapsePlan
 	Network     NetworkPlan
 }
@@ -155,6 +158,7 @@ const (
 	ServerFIFO                      // a waiting room served oldest first
 	ServerLIFO                      // ... newest first
 	ServerLatency                   // no capacity limit; latency grows with the calls in flight
+	ServerPool                      // workers, each holding a call for its service time
 )
 
 // Queues reports whether calls wait at the dependency for capacity.

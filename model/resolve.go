@@ -142,6 +142,18 @@ func (p *Plan) resolveServer(s *Scenario) {
 		}
 	}
 	p.Capacity = d.Capacity
+	p.Service = d.Service.law(d.Latency.Seconds())
+	if d.poolPicked() {
+		for _, k := range serverKinds() {
+			if k.Name == d.Queue {
+				p.PoolRoom = k.server
+			}
+		}
+		p.Workers = int64(d.Workers)
+		// the pool's capacity: its workers' rate at the law's mean, which
+		// the queue health rule and the faults' capacities are measured in
+		p.Capacity = float64(d.Workers) / p.Service.mean()
+	}
 	p.QueueLimit = int64(d.QueueLimit)
 	p.DropExpired = d.DropExpired || s.CancelAbandoned
 	p.FailureP = d.FailureProbability
@@ -381,6 +393,23 @@ func queueSupports(s *Scenario) error {
 	return nil
 }
 
+// poolSupports refuses the worker pool's keys where they would be ignored,
+// and a pool without a service time.
+func poolSupports(d Dependency) *FieldError {
+	pool := d.poolPicked()
+	switch {
+	case d.Workers > 0 && !pool:
+		return bad("dependency.workers", "a worker pool is picked by capacity = 0 (and latency_slope = 0); this dependency has a capacity of %v calls/s", d.Capacity)
+	case d.latencyPicked() && d.Service.Kind != "" && d.Service.Kind != "constant":
+		return bad("dependency.service.kind", "the latency server (capacity = 0, latency_slope > 0) takes latency + latency_slope × the calls in flight; a service-time law needs a capacity server or a worker pool")
+	case pool && d.Collapse.Slope > 0:
+		return bad("dependency.collapse.slope", "a worker pool's throughput is its workers'; collapse needs a capacity server")
+	case pool && !(d.Service.law(d.Latency.Seconds()).mean() > 0):
+		return bad("dependency.latency", "a worker pool needs a service time with a positive mean: set latency (the constant and exponential laws' mean) or another law")
+	}
+	return nil
+}
+
 // stochasticSupports reports scenario settings the stochastic engine cannot
 // honour, so nothing is silently ignored.
 func stochasticSupports(s *Scenario) error {
@@ -409,6 +438,9 @@ func stochasticSupports(s *Scenario) error {
 		return bad("health.rule", "the queue rule needs a capacity; the latency server (capacity = 0, latency_slope > 0) is judged by goodput")
 	case d.Queue == "none" && d.QueueLimit > 0 && !latencyServer:
 		return bad("dependency.queue_limit", "a loss server (queue = \"none\") has no waiting room to limit")
+	}
+	if e := poolSupports(d); e != nil {
+		return e
 	}
 	if w := d.Collapse.Window; d.Collapse.Slope > 0 && (d.Collapse.Demand == "offered" || d.Collapse.Demand == "" && d.Queue == "none") {
 		return tickRing("dependency.collapse.window", min(int64(w/s.Tick), int64(s.Duration/s.Tick)+1), w, s.Tick, "the calls offered in (a count per tick)")

@@ -128,6 +128,8 @@ type Dependency struct {
 	Pushback           int      `toml:"pushback" engines:"stochastic" doc:"with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
 	Latency            Duration `toml:"latency" engines:"stochastic" doc:"service time of one call (0 = answered within the tick)"`
 	LatencySlope       Duration `toml:"latency_slope" engines:"stochastic" doc:"with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
+	Workers            int      `toml:"workers" engines:"stochastic" doc:"with capacity = 0: a worker pool of this many workers, each call holding one for its service time; the waiting room in front is queue's (none: calls finding every worker busy fail at once) (0 = no pool)"`
+	Service            Service  `toml:"service" doc:"the law of a call's service time: how long a worker pool's worker holds it, or how long after a capacity server serves it its answer comes"`
 	Collapse           Collapse `toml:"collapse" doc:"useful throughput lost to overload"`
 	Network            Network  `toml:"network" doc:"delay between layers"`
 }
@@ -143,6 +145,7 @@ func (d *Dependency) bounds(dst []Bound) []Bound {
 		Bound{"pushback", "", Range{0, MaxCalls, "calls"}, &d.Pushback},
 		Bound{"latency", "", span(0, LongestWait), &d.Latency},
 		Bound{"latency_slope", "", span(0, LongestWait), &d.LatencySlope},
+		Bound{"workers", "", Range{0, MaxWorkers, "workers"}, &d.Workers},
 	)
 }
 
@@ -195,7 +198,7 @@ func Default() Scenario {
 		RetryAt:    "every",
 		Layer:      []Layer{DefaultLayer()},
 		Budget:     Budget{Kind: "none", Scope: "chain"},
-		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}},
+		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}, Service: Service{Kind: "constant"}},
 		Health:     Health{Goodput: 0.95, Window: Duration(time.Second)},
 		RNG:        "pcg",
 		Replicates: 1,
@@ -304,6 +307,8 @@ func (s *Scenario) FaultWindow() (start, end Duration, ok bool) {
 const (
 	MaxRate  = 1e9     // requests or calls per second (load, capacity)
 	MaxCalls = 1 << 53 // calls one run can make: requests × attempts per request
+	// MaxWorkers is the largest worker pool.
+	MaxWorkers = 1e6
 )
 
 // peakRate is the highest arrival rate of the run: the load (the highest
@@ -383,6 +388,7 @@ func (s *Scenario) Validate() error {
 	check := []*FieldError{
 		checkKind("arrivals", s.Arrivals, arrivalKinds()),
 		s.Budget.validateKind(),
+		s.Dependency.Service.validateKind(),
 		checkKind("dependency.queue", s.Dependency.Queue, queueNames()),
 		checkKind("dependency.network.kind", s.Dependency.Network.Kind, networkKinds()),
 	}
@@ -458,6 +464,9 @@ func (s *Scenario) Validate() error {
 		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
 	if e := s.Budget.validate(); e != nil {
+		return e
+	}
+	if e := s.Dependency.Service.validate(); e != nil {
 		return e
 	}
 	return s.validateChanges()

@@ -87,14 +87,19 @@ var serverKinds = sync.OnceValue(func() []serverKind {
 			server: ServerLoss, make: newLossServer},
 		{Kind: Kind{Name: "latency", Doc: "no capacity limit: each call takes latency + latency_slope × the calls in flight (congestive collapse); chosen by capacity = 0 with latency_slope > 0, whatever dependency.queue says", Engines: OnStochastic, Reads: []string{"latency", "latency_slope"},
 			PickedBy: "capacity = 0 and latency_slope > 0"}, server: ServerLatency, make: newLatencyServer},
+		{Kind: Kind{Name: "pool", Doc: "workers workers, each call holding one for a service time drawn from dependency.service, with queue's waiting room in front (none: calls finding every worker busy fail at once); chosen by capacity = 0 with workers > 0", Engines: OnStochastic,
+			Reads: []string{"workers", "service", "queue", "queue_limit", "drop_expired", "latency"}, PickedBy: "capacity = 0 and workers > 0"}, server: ServerPool, make: newPoolServer},
 	}
 })
 
 // pickedServer is the dependency s picks, with the key that picks it.
 func pickedServer(s *Scenario) []chosenKind {
 	path, name := "dependency.queue", s.Dependency.serverName()
-	if s.Dependency.latencyPicked() {
+	switch {
+	case s.Dependency.latencyPicked():
 		path = "dependency.latency_slope"
+	case s.Dependency.poolPicked():
+		path = "dependency.workers"
 	}
 	for _, k := range serverKinds() {
 		if k.Name == name {
@@ -105,13 +110,21 @@ func pickedServer(s *Scenario) []chosenKind {
 }
 
 // serverName is the kind of server d is: the latency server where
-// latencyPicked, else the one dependency.queue names.
+// latencyPicked, the worker pool where poolPicked, else the one
+// dependency.queue names.
 func (d *Dependency) serverName() string {
-	if d.latencyPicked() {
+	switch {
+	case d.latencyPicked():
 		return "latency"
+	case d.poolPicked():
+		return "pool"
 	}
 	return d.Queue
 }
+
+// poolPicked reports whether capacity = 0 with workers > 0 picks the worker
+// pool (its PickedBy); dependency.queue then names its waiting room.
+func (d *Dependency) poolPicked() bool { return d.Capacity == 0 && d.Workers > 0 && !d.latencyPicked() }
 
 // latencyPicked reports whether capacity = 0 with latency_slope > 0 picks
 // the latency server, whatever dependency.queue says (its PickedBy).

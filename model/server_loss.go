@@ -30,7 +30,7 @@ func (l *lossServer) arrive(g *group, n int64) {
 	k := min(n, l.left)
 	l.left -= k
 	if k > 0 {
-		l.s.complete(g, k, l.s.serviceTicks())
+		l.s.completeServed(g, k)
 	}
 	if r := n - k; r > 0 {
 		l.s.fail(g, r, 0)

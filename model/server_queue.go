@@ -55,18 +55,39 @@ func (q *queueServer) arrive(g *group, n int64) {
 	q.queued += n
 }
 
-// work serves up to the tick's capacity. Every pass of its loop serves
-// or removes an entry, or ends it; it counts as an event for the guard, so
-// a run whose queue holds millions of entries still stops at once when it
-// is cancelled.
+// work serves up to the tick's capacity: each call it takes is answered
+// after its service time.
 func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 	s := q.s
 	c := q.cr.take(sg.CapRate * q.cl.keep(sg.CapRate, q.queued) / s.p.TPS)
+	taken, ok := q.serve(c, func(g *group, k int64) {
+		if g != nil {
+			s.completeServed(g, k)
+		} else {
+			s.served(k)
+			s.waste(k)
+		}
+	})
+	if ok {
+		q.cr.spend(taken)
+	}
+}
+
+// serve takes up to c calls from the waiting room, oldest first (FIFO) or
+// newest first (LIFO), skipping calls withdrawn because nobody waits for
+// them any more, and hands them to start a run at a time: g is their
+// group, nil for calls nobody waits for that the server still serves. It
+// returns the calls taken, and false when the run ends here. Every pass of
+// its loop serves or removes an entry, or ends it; it counts as an event
+// for the guard, so a run whose queue holds millions of entries still
+// stops at once when it is cancelled.
+func (q *queueServer) serve(c int64, start func(g *group, k int64)) (int64, bool) {
+	s := q.s
 	c0 := c
 	dropping := s.p.DropExpired
 	for c > 0 && q.head < len(q.q) {
 		if !s.poll() {
-			return // the run ends here
+			return c0 - c, false // the run ends here
 		}
 		i := q.head
 		if q.lifo {
@@ -84,10 +105,9 @@ func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 			q.queued -= k
 			if g := e.g; g != nil && g.state == gsOpen {
 				g.queued -= k
-				s.complete(g, k, s.serviceTicks())
+				start(g, k)
 			} else {
-				s.served(k)
-				s.waste(k)
+				start(nil, k)
 			}
 		}
 		if e.n <= 0 {
@@ -106,7 +126,7 @@ func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 		q.q, q.head = q.q[:0], 0
 	}
 	q.compact()
-	q.cr.spend(c0 - c)
+	return c0 - c, true
 }
 
 // compact merges neighbouring abandoned entries (their calls are only

@@ -100,3 +100,87 @@ func serviceSplit(dst []split, r source, law serviceLaw, tps, factor float64, ca
 type atomic interface {
 	at() float64 // the time, in seconds
 }
+
+// Service is the dependency's service-time law (dependency.service): its
+// kind and, for a law with keys of its own, their values. A worker pool
+// (dependency.workers > 0) holds a worker for each call's time drawn from
+// it; a capacity server answers each call it serves that long after; the
+// latency server takes only the constant law, dependency.latency.
+type Service struct {
+	Kind string `toml:"kind" doc:"constant (the default), or one of the service-time laws below"`
+	// Params are the kind's keys: a value of its parameter struct; nil for
+	// none (and, before Resolve, for a kind whose defaults stand).
+	Params any `toml:"-"`
+}
+
+// lookupService finds a service-time law by name; "" is the constant law.
+func lookupService(name string) (serviceKind, bool) {
+	if name == "" {
+		name = "constant"
+	}
+	for _, k := range serviceKinds() {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return serviceKind{}, false
+}
+
+// TableKind, SetTableKind, TableParams and SetTableParams make a service
+// law a KindTable.
+func (v *Service) TableKind() string { return v.Kind }
+
+func (v *Service) SetTableKind(name string) error {
+	k, ok := lookupService(name)
+	if !ok {
+		return checkKind("dependency.service.kind", name, kindsOf(serviceKinds()))
+	}
+	if name != v.Kind || v.Params == nil {
+		v.Kind, v.Params = name, k.Params
+	}
+	return nil
+}
+
+func (v *Service) TableParams() any {
+	if v.Params == nil {
+		if k, ok := lookupService(v.Kind); ok {
+			return k.Params
+		}
+	}
+	return v.Params
+}
+
+func (v *Service) SetTableParams(p any) { v.Params = p }
+
+func (v *Service) TableKinds() []Kind { return kindsOf(serviceKinds()) }
+
+// validateKind refuses a law the registry does not hold.
+func (v *Service) validateKind() *FieldError {
+	if v.Kind == "" {
+		return nil
+	}
+	return checkKind("dependency.service.kind", v.Kind, kindsOf(serviceKinds()))
+}
+
+// validate checks the law's parameters: that they are the law's, and its
+// own checks beyond their ranges.
+func (v *Service) validate() *FieldError {
+	k, _ := lookupService(v.Kind)
+	p := v.TableParams()
+	if e := paramsOf("dependency.service", k.Kind, p); e != nil {
+		return e
+	}
+	if k.check != nil {
+		if e := k.check(p); e != nil {
+			e.Path = "dependency.service." + e.Path
+			return e
+		}
+	}
+	return nil
+}
+
+// law makes the law v names, latency being the dependency's (in seconds).
+func (v *Service) law(latency float64) serviceLaw {
+	k, _ := lookupService(v.Kind)
+	return k.make(v.TableParams(), latency)
+}

@@ -5,7 +5,7 @@ package model
 type constantService struct{ d float64 }
 
 func constantServiceKind() serviceKind {
-	return serviceKind{Kind: Kind{Name: "constant", Doc: "every call takes latency", Engines: OnStochastic, Reads: []string{"latency"}},
+	return serviceKind{Kind: Kind{Name: "constant", Doc: "every call takes dependency.latency", Engines: OnAll},
 		make: func(_ any, latency float64) serviceLaw { return constantService{latency} }}
 }
 

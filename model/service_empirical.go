@@ -5,55 +5,63 @@ import (
 	"time"
 )
 
-// EmpiricalParams are the keys of an empirical service time: quantiles a
-// user reads off their own latency histogram, as two lists of equal
-// length.
+// EmpiricalParams are the keys of an empirical service time: the
+// percentiles a user reads off their own latency histogram.
 type EmpiricalParams struct {
-	Quantiles []float64  `toml:"quantiles" doc:"the quantiles' levels, rising, in (0, 1], the last 1 (the longest time): [0.5, 0.9, 0.99, 1]"`
-	Times     []Duration `toml:"times" doc:"the service time at each level, not falling: [\"20ms\", \"45ms\", \"180ms\", \"400ms\"]"`
+	P50  Duration `toml:"p50" doc:"the median service time"`
+	P90  Duration `toml:"p90" doc:"the 90th percentile (at least p50)"`
+	P99  Duration `toml:"p99" doc:"the 99th percentile (at least p90)"`
+	P999 Duration `toml:"p999" doc:"the 99.9th percentile (at least p99)"`
+	Max  Duration `toml:"max" doc:"the longest service time (at least p999)"`
+}
+
+func (p *EmpiricalParams) bounds(dst []Bound) []Bound {
+	r := span(Duration(time.Microsecond), LongestWait)
+	return append(dst, Bound{"p50", "", r, &p.P50}, Bound{"p90", "", r, &p.P90}, Bound{"p99", "", r, &p.P99},
+		Bound{"p999", "", r, &p.P999}, Bound{"max", "", r, &p.Max})
+}
+
+// levels are the percentiles' levels, in EmpiricalParams' order.
+var levels = [...]float64{0.5, 0.9, 0.99, 0.999, 1}
+
+// points is p's times, in seconds, in levels' order, with their keys.
+func (p EmpiricalParams) points() ([5]float64, [5]string) {
+	return [5]float64{p.P50.Seconds(), p.P90.Seconds(), p.P99.Seconds(), p.P999.Seconds(), p.Max.Seconds()},
+		[5]string{"p50", "p90", "p99", "p999", "max"}
 }
 
 // empiricalService is piecewise linear in its distribution function
-// between the given quantiles, from (0 s, 0) to the last, at level 1.
+// between the given percentiles, from (0 s, level 0) to (max, level 1).
 type empiricalService struct {
 	p, x []float64 // levels from 0 to 1 and their times, in seconds
 }
 
 func empiricalServiceKind() serviceKind {
-	return serviceKind{Kind: Kind{Name: "empirical", Doc: "a pasted histogram: time rises linearly between the given quantiles, from 0 at level 0", Engines: OnStochastic,
-		Params: EmpiricalParams{Quantiles: []float64{0.5, 0.9, 0.99, 1}, Times: []Duration{Duration(20 * time.Millisecond), Duration(45 * time.Millisecond), Duration(180 * time.Millisecond), Duration(400 * time.Millisecond)}}},
+	ms := func(n time.Duration) Duration { return Duration(n * time.Millisecond) }
+	return serviceKind{Kind: Kind{Name: "empirical", Doc: "a pasted histogram: time rises linearly between the given percentiles, from 0 at level 0 to max", Engines: OnStochastic,
+		Params: EmpiricalParams{P50: ms(20), P90: ms(45), P99: ms(180), P999: ms(300), Max: ms(400)}},
 		make:  func(params any, _ float64) serviceLaw { return newEmpirical(params.(EmpiricalParams)) },
 		check: checkEmpirical}
 }
 
-// checkEmpirical refuses lists a law cannot be made from.
+// checkEmpirical refuses percentiles that fall.
 func checkEmpirical(params any) *FieldError {
-	p := params.(EmpiricalParams)
-	switch {
-	case len(p.Quantiles) == 0:
-		return bad("quantiles", "must list at least one level, the last 1")
-	case len(p.Times) != len(p.Quantiles):
-		return bad("times", "must have one time per level of quantiles (%d), has %d", len(p.Quantiles), len(p.Times))
-	case p.Quantiles[len(p.Quantiles)-1] != 1:
-		return bad("quantiles", "must end at 1 (the longest time), ends at %g", p.Quantiles[len(p.Quantiles)-1])
-	}
-	for i, q := range p.Quantiles {
-		if q <= 0 || i > 0 && q <= p.Quantiles[i-1] {
-			return bad("quantiles", "must rise strictly within (0, 1]; level %d is %g", i+1, q)
-		}
-		if p.Times[i] < 0 || i > 0 && p.Times[i] < p.Times[i-1] {
-			return bad("times", "must not fall and not be negative; time %d is %v", i+1, p.Times[i])
+	x, keys := params.(EmpiricalParams).points()
+	for i := 1; i < len(x); i++ {
+		if x[i] < x[i-1] {
+			return bad(keys[i], "must be at least %s (%gs), is %gs", keys[i-1], x[i-1], x[i])
 		}
 	}
 	return nil
 }
 
-// newEmpirical is the law of p's quantiles, which checkEmpirical passed.
+// newEmpirical is the law of p's percentiles, which checkEmpirical passed.
 func newEmpirical(p EmpiricalParams) empiricalService {
+	x, _ := p.points()
 	e := empiricalService{p: []float64{0}, x: []float64{0}}
-	for i, q := range p.Quantiles {
+	for i, q := range levels {
 		e.p = append(e.p, q)
-		e.x = append(e.x, p.Times[i].Seconds())
+		e.x = append(e.x, x[i])
 	}
 	return e
 }

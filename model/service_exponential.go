@@ -7,7 +7,7 @@ import "math"
 type exponentialService struct{ mu float64 }
 
 func exponentialServiceKind() serviceKind {
-	return serviceKind{Kind: Kind{Name: "exponential", Doc: "an exponential time, latency on average", Engines: OnStochastic, Reads: []string{"latency"}},
+	return serviceKind{Kind: Kind{Name: "exponential", Doc: "an exponential time, dependency.latency on average", Engines: OnStochastic},
 		make: func(_ any, latency float64) serviceLaw { return exponentialService{latency} }}
 }
 

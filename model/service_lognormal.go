@@ -14,8 +14,8 @@ type LognormalParams struct {
 
 func (p *LognormalParams) bounds(dst []Bound) []Bound {
 	return append(dst,
-		Bound{"median", "", span(Duration(time.Microsecond), LongestWait), &p.Median},
-		Bound{"p99", "", span(Duration(time.Microsecond), LongestWait), &p.P99})
+		Bound{"median", "", span(Duration(time.Microsecond), LongestWait/2), &p.Median},
+		Bound{"p99", "", span(Duration(2*time.Microsecond), LongestWait), &p.P99})
 }
 
 // lognormalService is exp(mu + sigma·Z), Z standard normal.

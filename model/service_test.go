@@ -64,11 +64,11 @@ func TestServiceLawsKnown(t *testing.T) {
 	if got := (paretoService{0.02, 3}).mean(); math.Abs(got-0.03) > 1e-12 {
 		t.Errorf("pareto mean %g s, want 0.03", got)
 	}
-	emp := newEmpirical(EmpiricalParams{Quantiles: []float64{0.5, 1}, Times: []Duration{Duration(10e6), Duration(30e6)}})
-	if got := emp.upper(0.25); math.Abs(got-0.02) > 1e-12 {
-		t.Errorf("empirical p75 %g s, want 0.02 (halfway from p50 10 ms to p100 30 ms)", got)
+	emp := newEmpirical(EmpiricalParams{P50: Duration(10e6), P90: Duration(30e6), P99: Duration(30e6), P999: Duration(30e6), Max: Duration(30e6)})
+	if got := emp.upper(0.3); math.Abs(got-0.02) > 1e-12 {
+		t.Errorf("empirical p70 %g s, want 0.02 (halfway from p50 10 ms to p90 30 ms)", got)
 	}
-	if got, want := emp.mean(), 0.5*0.005+0.5*0.02; math.Abs(got-want) > 1e-12 {
+	if got, want := emp.mean(), 0.5*0.005+0.4*0.02+0.1*0.03; math.Abs(got-want) > 1e-12 {
 		t.Errorf("empirical mean %g s, want %g", got, want)
 	}
 }
@@ -155,11 +155,8 @@ func TestServiceChecks(t *testing.T) {
 		key    string
 	}{
 		{"lognormal", LognormalParams{Median: ms(50), P99: ms(50)}, "p99"},
-		{"empirical", EmpiricalParams{}, "quantiles"},
-		{"empirical", EmpiricalParams{Quantiles: []float64{0.5, 0.9}, Times: []Duration{ms(1), ms(2)}}, "quantiles"},
-		{"empirical", EmpiricalParams{Quantiles: []float64{0.9, 0.5, 1}, Times: []Duration{ms(1), ms(2), ms(3)}}, "quantiles"},
-		{"empirical", EmpiricalParams{Quantiles: []float64{0.5, 1}, Times: []Duration{ms(1)}}, "times"},
-		{"empirical", EmpiricalParams{Quantiles: []float64{0.5, 1}, Times: []Duration{ms(2), ms(1)}}, "times"},
+		{"empirical", EmpiricalParams{P50: ms(20), P90: ms(10), P99: ms(30), P999: ms(40), Max: ms(50)}, "p90"},
+		{"empirical", EmpiricalParams{P50: ms(20), P90: ms(30), P99: ms(40), P999: ms(50), Max: ms(45)}, "max"},
 	} {
 		for _, k := range serviceKinds() {
 			if k.Name != c.kind {

@@ -228,6 +228,22 @@ func (s *stoch) toServer(g *group, n int64) {
 	s.srv.arrive(g, n)
 }
 
+// completeServed answers k calls of g that a capacity server serves now,
+// each after its service time: the latency (serviceTicks) under the
+// constant law, else a time drawn per call from dependency.service, times
+// a slowdown's factor, split over the ticks exactly (serviceSplit).
+func (s *stoch) completeServed(g *group, k int64) {
+	if _, ok := s.p.Service.(atomic); ok || s.p.Service == nil {
+		s.complete(g, k, s.serviceTicks())
+		return
+	}
+	p := s.p
+	s.svcSplit = serviceSplit(s.svcSplit[:0], s.r, p.Service, p.TPS, p.Faults[s.seg].LatFactor, p.Ticks-s.now, k)
+	for _, sp := range s.svcSplit {
+		s.complete(g, sp.n, sp.d)
+	}
+}
+
 // serviceTicks is how long a capacity server takes to answer a call it
 // serves now: the service latency, times a slowdown's factor.
 func (s *stoch) serviceTicks() int64 {

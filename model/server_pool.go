@@ -1,0 +1,130 @@
+package model
+
+import "math"
+
+// poolServer is a worker pool (dependency.workers > 0): each call holds one
+// of the pool's workers for a service time drawn from the dependency's law
+// (dependency.service), stretched by a slowdown, and is answered when it
+// ends. Calls that find every worker busy wait in a waiting room in front,
+// served oldest first (fifo) or newest first (lifo) as workers free up, at
+// most queue_limit of them beyond the free workers; with queue = "none",
+// calls finding every worker busy fail at once. A fault takes workers away
+// as it takes capacity from a capacity server (an outage all of them, a
+// degradation those beyond its capacity at the law's mean); calls already
+// in service finish. A service time is drawn per call and rounded to the
+// nearest tick; a call that ends in the tick it starts still holds its
+// worker until the next tick, so a worker starts at most one call a tick.
+type poolServer struct {
+	s     *stoch
+	room  queueServer // the waiting room in front of the workers
+	busy  int64       // workers holding a call
+	limit int64       // calls that may wait beyond the free workers; 0 = unbounded
+	loss  bool        // no waiting room: queue = "none"
+	split []split
+}
+
+func newPoolServer(s *stoch) server {
+	p := s.p
+	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
+}
+
+// workers is the workers the pool has in segment sg, faults applied.
+func (w *poolServer) workers(sg *Segment) int64 {
+	p := w.s.p
+	if p.Capacity <= 0 {
+		return 0
+	}
+	return int64(math.Round(float64(p.Workers) * sg.CapRate * sg.LatFactor / p.Capacity))
+}
+
+func (w *poolServer) begin(int64, *Segment) {}
+
+// arrive admits the calls the free workers and the waiting room have room
+// for and fails the rest; work starts them.
+func (w *poolServer) arrive(g *group, n int64) {
+	if w.loss || w.limit > 0 {
+		free := w.workers(&w.s.p.Faults[w.s.seg]) - w.busy - w.room.queued
+		room := max(0, free)
+		if !w.loss {
+			room += w.limit
+		}
+		if rej := n - min(n, room); rej > 0 {
+			w.s.fail(g, rej, 0)
+			n -= rej
+		}
+	}
+	if n > 0 {
+		w.room.arrive(g, n)
+	}
+}
+
+// work frees the workers whose calls end now, answering them, and starts
+// waiting calls on the free workers.
+func (w *poolServer) work(_ int64, sg *Segment, done []event) {
+	s := w.s
+	for i := range done {
+		ev := &done[i]
+		w.busy -= ev.n
+		if ev.g != nil {
+			s.complete(ev.g, ev.n, 0)
+			s.gs.release(ev.g)
+		}
+	}
+	free := w.workers(sg) - w.busy
+	if free <= 0 || w.room.queued == 0 {
+		return
+	}
+	w.room.serve(free, w.start)
+}
+
+// start puts k calls of g (nil: nobody waits for them) on free workers,
+// each for a service time of its own.
+func (w *poolServer) start(g *group, k int64) {
+	s := w.s
+	p := s.p
+	w.busy += k
+	if g == nil { // served for nobody: counted now, the workers held all the same
+		s.served(k)
+		s.waste(k)
+	}
+	w.split = serviceSplit(w.split[:0], s.r, p.Service, p.TPS, p.Faults[s.seg].LatFactor, p.Ticks-s.now, k)
+	for _, sp := range w.split {
+		at := s.now + max(sp.d, 1)
+		if g != nil && sp.d == 0 {
+			s.complete(g, sp.n, 0) // ends within the tick; its worker frees next tick
+			if at < p.Ticks {
+				s.schedule(at, phService, event{kind: evDone, n: sp.n})
+			}
+			continue
+		}
+		if at < p.Ticks {
+			s.schedule(at, phService, event{kind: evDone, g: g, n: sp.n})
+		}
+	}
+}
+
+func (w *poolServer) end() { w.room.end() }
+
+// backlog is the calls waiting for a worker.
+func (w *poolServer) backlog() int64 { return w.room.queued }
+
+// next is the next tick while calls wait (a fault may give workers back),
+// else never: the calls in service are scheduled.
+func (w *poolServer) next(t int64) int64 {
+	if w.room.queued > 0 {
+		return t + 1
+	}
+	return never
+}
+
+func (w *poolServer) idle(int64, int64) {}
+
+func (w *poolServer) withdraw(g *group, n int64) { w.room.withdraw(g, n) }
+
+func (w *poolServer) entries() int64 { return w.room.entries() }
+
+func (w *poolServer) adopt(old, np *Plan) {
+	w.limit = np.QueueLimit
+	w.room.adopt(old, np)
+	w.room.limit = 0
+}
