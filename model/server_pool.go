@@ -21,6 +21,7 @@ type poolServer struct {
 	limit int64       // calls that may wait beyond the free workers; 0 = unbounded
 	loss  bool        // no waiting room: queue = "none"
 	split []split
+	ticks serviceTicks
 }
 
 func newPoolServer(s *stoch) server {
@@ -87,7 +88,7 @@ func (w *poolServer) start(g *group, k int64) {
 		s.served(k)
 		s.waste(k)
 	}
-	w.split = serviceSplit(w.split[:0], s.r, p.Service, p.TPS, p.Faults[s.seg].LatFactor, p.Ticks-s.now, k)
+	w.split = serviceSplit(w.split[:0], s.r, w.ticks.use(p.Service, p.TPS, p.Faults[s.seg].LatFactor), p.Ticks-s.now, k)
 	for _, sp := range w.split {
 		at := s.now + max(sp.d, 1)
 		if g != nil && sp.d == 0 {

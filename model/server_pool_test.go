@@ -84,3 +84,24 @@ func TestErlangCMeanWait(t *testing.T) {
 	}
 	t.Logf("M/M/4 ρ = 0.9: Wq = %.4f s (Erlang C %.4f s)", wq, erlangC(c, lambda/mu)/(c*mu-lambda))
 }
+
+// BenchmarkStorm10kPool: one op is one run of storm10k with the FIFO
+// capacity server replaced by a pool of the same capacity, 1,200 workers
+// with exponential service of 100 ms (10 ticks) on average; compare with
+// BenchmarkStorm10k, the capacity server on the same storm.
+func BenchmarkStorm10kPool(b *testing.B) {
+	sc := storm10k()
+	sc.Dependency.Capacity = 0
+	sc.Dependency.Workers = 1200
+	sc.Dependency.Latency = ms(100)
+	sc.Dependency.Service = Service{Kind: "exponential"}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Run(sc, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(r.Calls, "calls")
+		b.ReportMetric(r.PeakLoadX, "peak_x")
+	}
+}

@@ -45,40 +45,64 @@ var serviceKinds = sync.OnceValue(func() []serviceKind {
 	}
 })
 
+// serviceTicks is a service-time law in ticks: the law, stretched by a
+// fault's factor, with the survival at each tick's upper edge (half a tick
+// past it) worked out once, as serviceSplit asks for it, and kept.
+type serviceTicks struct {
+	law    serviceLaw
+	scale  float64   // ticks per second of the law: the run's rate / the factor
+	factor float64   // the factor the table is for
+	edge   []float64 // edge[j]: P(time ≥ j + ½ ticks)
+}
+
+// at is the survival at tick j's upper edge.
+func (t *serviceTicks) at(j int64) float64 {
+	for int64(len(t.edge)) <= j {
+		t.edge = append(t.edge, t.law.survival((float64(len(t.edge))+0.5)/t.scale))
+	}
+	return t.edge[j]
+}
+
+// use points t at law stretched by factor, at tps ticks a second; its
+// table is kept when they are what it was made for.
+func (t *serviceTicks) use(law serviceLaw, tps, factor float64) *serviceTicks {
+	if t.law != law || t.factor != factor {
+		*t = serviceTicks{law: law, scale: tps * factor, factor: factor, edge: t.edge[:0]}
+	}
+	return t
+}
+
 // serviceSplit spreads n calls starting service now over the ticks their
 // service ends in, into dst (d = ticks from now), each call's time drawn
-// from law, stretched by factor (a fault's slower service) and rounded to
-// the nearest tick, at most capT ticks. Up to four calls are drawn one by
-// one by inversion; a larger group takes sequential binomials over the
-// ticks — the number ending in tick j among those not ended before it is
-// binomial with the law's conditional probability — until four calls or
-// fewer are left, which are drawn one by one from the law conditioned on
-// lasting that long. Either way the counts are exactly the multinomial of
-// n independent draws.
-func serviceSplit(dst []split, r source, law serviceLaw, tps, factor float64, capT int64, n int64) []split {
-	scale := tps * factor // ticks per second of the law
+// from t's law, stretched by its factor and rounded to the nearest tick, at
+// most capT ticks. Up to four calls are drawn one by one by inversion; a
+// larger group takes sequential binomials over the ticks — the number
+// ending in tick j among those not ended before it is binomial with the
+// law's conditional probability — until four calls or fewer are left,
+// which are drawn one by one from the law conditioned on lasting that
+// long. Either way the counts are exactly the multinomial of n independent
+// draws.
+func serviceSplit(dst []split, r source, t *serviceTicks, capT int64, n int64) []split {
+	law, scale := t.law, t.scale
 	if a, ok := law.(atomic); ok {
 		return append(dst, split{min(capT, int64(math.Round(a.at()*scale))), n})
 	}
 	start := len(dst)
-	draw := func(s float64) {
-		// s is the survival at the draw: uniform on (0, s0]
-		x := math.Round(law.upper(s) * scale)
-		dst = append(dst, split{int64(math.Min(x, float64(capT))), 1})
-	}
 	rest, s0 := n, 1.0 // calls left; P(time ≥ the tick's lower edge)
 	for j := int64(0); rest > 0; j++ {
-		if rest <= 4 || j >= capT {
-			if j >= capT {
-				dst = append(dst, split{capT, rest})
-				break
-			}
+		if j >= capT {
+			dst = append(dst, split{capT, rest})
+			break
+		}
+		if rest <= 4 {
 			for range rest {
-				draw(s0 * (1 - r.Float64()))
+				// the survival at the draw is uniform on (0, s0]
+				x := math.Round(law.upper(s0*(1-r.Float64())) * scale)
+				dst = append(dst, split{int64(math.Min(x, float64(capT))), 1})
 			}
 			break
 		}
-		s1 := law.survival((float64(j) + 0.5) / scale)
+		s1 := t.at(j)
 		var m int64
 		if s0 <= 0 || s1 <= 0 {
 			m = rest

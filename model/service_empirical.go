@@ -33,7 +33,7 @@ func (p EmpiricalParams) points() ([5]float64, [5]string) {
 // empiricalService is piecewise linear in its distribution function
 // between the given percentiles, from (0 s, level 0) to (max, level 1).
 type empiricalService struct {
-	p, x []float64 // levels from 0 to 1 and their times, in seconds
+	p, x [len(levels) + 1]float64 // levels from 0 to 1 and their times, in seconds
 }
 
 func empiricalServiceKind() serviceKind {
@@ -58,10 +58,9 @@ func checkEmpirical(params any) *FieldError {
 // newEmpirical is the law of p's percentiles, which checkEmpirical passed.
 func newEmpirical(p EmpiricalParams) empiricalService {
 	x, _ := p.points()
-	e := empiricalService{p: []float64{0}, x: []float64{0}}
+	var e empiricalService
 	for i, q := range levels {
-		e.p = append(e.p, q)
-		e.x = append(e.x, x[i])
+		e.p[i+1], e.x[i+1] = q, x[i]
 	}
 	return e
 }
@@ -82,7 +81,7 @@ func (e empiricalService) survival(x float64) float64 {
 
 func (e empiricalService) upper(s float64) float64 {
 	f := 1 - s
-	i := sort.SearchFloat64s(e.p, f) // first level ≥ f
+	i := sort.SearchFloat64s(e.p[:], f) // first level ≥ f
 	if i == 0 {
 		return e.x[0]
 	}

@@ -88,8 +88,9 @@ func TestServiceSplitExact(t *testing.T) {
 			r := newPCG(uint64(c.n) + 7)
 			counts := map[int64]int64{}
 			var buf []split
+			var st serviceTicks
 			for range c.reps {
-				buf = serviceSplit(buf[:0], r, law, tps, c.factor, c.capT, c.n)
+				buf = serviceSplit(buf[:0], r, st.use(law, tps, c.factor), c.capT, c.n)
 				var total int64
 				for i, s := range buf {
 					if i > 0 && s.d <= buf[i-1].d || s.n <= 0 || s.d < 0 || s.d > c.capT {

@@ -29,8 +29,9 @@ type stoch struct {
 	rr           int64 // constant arrivals over clients: round robin
 	arrSplit     []split
 	split        []split
-	svcSplit     []split // completeServed's split of a group over its service times (apart from split, which answering uses)
-	wakes        []int64 // per-tick budget: requests arriving per client this tick
+	svcTicks     serviceTicks // completeServed's law in ticks
+	svcSplit     []split      // completeServed's split of a group over its service times (apart from split, which answering uses)
+	wakes        []int64      // per-tick budget: requests arriving per client this tick
 
 	c           counts
 	tk          tickCounts

@@ -238,7 +238,7 @@ func (s *stoch) completeServed(g *group, k int64) {
 		return
 	}
 	p := s.p
-	s.svcSplit = serviceSplit(s.svcSplit[:0], s.r, p.Service, p.TPS, p.Faults[s.seg].LatFactor, p.Ticks-s.now, k)
+	s.svcSplit = serviceSplit(s.svcSplit[:0], s.r, s.svcTicks.use(p.Service, p.TPS, p.Faults[s.seg].LatFactor), p.Ticks-s.now, k)
 	for _, sp := range s.svcSplit {
 		s.complete(g, sp.n, sp.d)
 	}
