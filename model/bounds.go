@@ -345,7 +345,7 @@ func outOfRange(path string, b *Bound) *FieldError {
 }
 
 // keyPath is the dotted path of key in the table reached by the field
-// indexes at (see checkTables).
+// indexes at (see eachTable), and of that table itself for key "".
 func keyPath(at []int, key string) string {
 	t := reflect.TypeFor[Scenario]()
 	var segs []string
@@ -360,5 +360,8 @@ func keyPath(at []int, key string) string {
 		segs = append(segs, k)
 		t = f.Type
 	}
-	return strings.Join(append(segs, key), ".")
+	if key != "" {
+		segs = append(segs, key)
+	}
+	return strings.Join(segs, ".")
 }
