@@ -225,7 +225,7 @@ func (k Kind) Keys() []string {
 // breakerKind and serverKind add what the engines need to make them.
 type registered interface{ info() Kind }
 
-// info makes a list of Kinds a registry checkKind reads.
+// info lets a plain list of Kinds stand for a registry (checkKind, kindsOf).
 func (k Kind) info() Kind { return k }
 
 // kindsOf lists the Kind of each entry of a registry.
