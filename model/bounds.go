@@ -228,23 +228,40 @@ func joinKey(path, key string) string {
 	return path + "." + key
 }
 
-// checkRanges refuses the first numeric key of s outside its range. In a
-// table with a kind, the keys its kind does not read are not looked at.
-// It reads the declarations of the tables it finds (looking at the
-// scenario's fields only for the tables inside tables), so it costs about
-// a microsecond for a scenario.
-func (s *Scenario) checkRanges() *FieldError {
+// checkTables walks the tables of s once for the first key whose value its
+// oneof tag does not allow (choice, see choices.go) and the first numeric
+// key outside its range (outside). In a table with a kind, the keys its
+// kind does not read are not looked at. Validate refuses choice before
+// anything else and outside after the engine's support, so the walk stops
+// at the first choice and not at the first range. It reads the
+// declarations of the tables it finds (looking at the scenario's fields
+// only for the tables inside tables), once a run.
+func (s *Scenario) checkTables() (choice, outside *FieldError) {
 	buf := make([]Bound, 0, 16)
-	return s.eachTable(func(table reflect.Value, at []int, kind string) *FieldError {
-		var b *Bound
-		if buf, b = checkTable(table.Addr().Interface(), buf); b != nil {
-			if kind != "" {
-				return withKind(outOfRange(keyPath(at, b.Key), b), kind)
-			}
-			return outOfRange(keyPath(at, b.Key), b)
+	s.eachTable(func(table reflect.Value, at []int, kind string) *FieldError {
+		if choice = choiceIn(table, at); choice != nil {
+			return choice
+		}
+		if outside == nil {
+			buf, outside = rangeIn(table, at, kind, buf)
 		}
 		return nil
 	})
+	return choice, outside
+}
+
+// rangeIn refuses the first declared key of the table (reached by the
+// field indexes at; a kind's parameters when kind is set) outside its
+// range, and returns the declarations, read into buf.
+func rangeIn(table reflect.Value, at []int, kind string, buf []Bound) ([]Bound, *FieldError) {
+	buf, b := checkTable(table.Addr().Interface(), buf)
+	switch {
+	case b == nil:
+		return buf, nil
+	case kind != "":
+		return buf, withKind(outOfRange(keyPath(at, b.Key), b), kind)
+	}
+	return buf, outOfRange(keyPath(at, b.Key), b)
 }
 
 // eachTable calls visit with every table of s, in the order of its keys,
@@ -345,7 +362,7 @@ func outOfRange(path string, b *Bound) *FieldError {
 }
 
 // keyPath is the dotted path of key in the table reached by the field
-// indexes at (see checkTables).
+// indexes at (see eachTable), and of that table itself for key "".
 func keyPath(at []int, key string) string {
 	t := reflect.TypeFor[Scenario]()
 	var segs []string
@@ -360,5 +377,8 @@ func keyPath(at []int, key string) string {
 		segs = append(segs, k)
 		t = f.Type
 	}
-	return strings.Join(append(segs, key), ".")
+	if key != "" {
+		segs = append(segs, key)
+	}
+	return strings.Join(segs, ".")
 }

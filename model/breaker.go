@@ -191,7 +191,7 @@ func (b *Breaker) TableKind() string { return b.Kind }
 func (b *Breaker) SetTableKind(name string) error {
 	k, ok := lookupBreaker(name)
 	if !ok {
-		return checkKind("kind", name, kindsOf(breakerKinds()))
+		return checkKind("kind", name, breakerKinds())
 	}
 	if name != b.Kind || b.Params == nil {
 		b.Kind, b.Params = name, k.Params
@@ -215,7 +215,7 @@ func (b *Breaker) TableKinds() []Kind { return kindsOf(breakerKinds()) }
 // validateKind refuses a kind the registry does not hold, and parameters
 // that are not the kind's; path names the table ("layer.0.breaker.").
 func (b *Breaker) validateKind(path string) *FieldError {
-	if e := checkKind(path+"kind", b.Kind, kindsOf(breakerKinds())); e != nil && b.Kind != "" {
+	if e := checkKind(path+"kind", b.Kind, breakerKinds()); e != nil && b.Kind != "" {
 		return e
 	}
 	k, _ := lookupBreaker(b.Kind)

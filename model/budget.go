@@ -91,7 +91,7 @@ func (b *Budget) TableKinds() []Kind { return kindsOf(budgetKinds()) }
 func (b *Budget) validateKind() *FieldError { return b.validateKindOf(b.Kind) }
 
 func (b *Budget) validateKindOf(name string) *FieldError {
-	return checkKind("budget.kind", name, kindsOf(budgetKinds()))
+	return checkKind("budget.kind", name, budgetKinds())
 }
 
 // validate checks the kind's parameters: that they are the kind's, and its

@@ -40,12 +40,6 @@ func allows(tag, word string) bool {
 	}
 }
 
-// checkChoices refuses the first key of s whose value its oneof tag does
-// not allow.
-func (s *Scenario) checkChoices() *FieldError {
-	return s.eachTable(func(table reflect.Value, at []int, _ string) *FieldError { return choiceIn(table, at) })
-}
-
 // choiceIn refuses the first string field of the table v (a struct,
 // reached by the field indexes at) whose value its oneof tag does not allow.
 func choiceIn(v reflect.Value, at []int) *FieldError {

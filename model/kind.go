@@ -226,6 +226,9 @@ func (k Kind) Keys() []string {
 // breakerKind and serverKind add what the engines need to make them.
 type registered interface{ info() Kind }
 
+// info lets a plain list of Kinds stand for a registry (checkKind, kindsOf).
+func (k Kind) info() Kind { return k }
+
 // kindsOf lists the Kind of each entry of a registry.
 func kindsOf[E registered](entries []E) []Kind {
 	out := make([]Kind, len(entries))
@@ -235,14 +238,18 @@ func kindsOf[E registered](entries []E) []Kind {
 	return out
 }
 
-// checkKind refuses a value of a family's key that names no kind of it.
-func checkKind(path, value string, kinds []Kind) *FieldError {
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = k.Name
-		if k.Name == value {
+// checkKind refuses a value of a family's key that names no kind of its
+// registry entries; it lists the names only for the error, as every run
+// validates its scenario.
+func checkKind[E registered](path, value string, entries []E) *FieldError {
+	for _, e := range entries {
+		if e.info().Name == value {
 			return nil
 		}
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.info().Name
 	}
 	return oneOf(path, value, names...)
 }

@@ -409,14 +409,15 @@ func (s *Scenario) Validate() error {
 			return e
 		}
 	}
-	if e := s.checkChoices(); e != nil {
-		return e
+	choice, outside := s.checkTables()
+	if choice != nil {
+		return choice
 	}
 	if e := s.modelled(s.Engine); e != nil {
 		return e
 	}
-	if e := s.checkRanges(); e != nil {
-		return e
+	if outside != nil {
+		return outside
 	}
 	tick := s.Tick
 	switch {

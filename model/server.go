@@ -130,5 +130,6 @@ func (d *Dependency) poolPicked() bool { return d.Capacity == 0 && d.Workers > 0
 // the latency server, whatever dependency.queue says (its PickedBy).
 func (d *Dependency) latencyPicked() bool { return d.Capacity == 0 && d.LatencySlope > 0 }
 
-// queueNames lists the kinds dependency.queue may name.
-func queueNames() []Kind { return named(kindsOf(serverKinds())) }
+// queueNames lists the kinds dependency.queue may name, read once from the
+// registry as every run validates its scenario.
+var queueNames = sync.OnceValue(func() []Kind { return named(kindsOf(serverKinds())) })
