@@ -210,8 +210,8 @@ func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedg
 }
 
 // resolveHealth picks the health rule and its threshold. The default is the
-// queue rule for a dependency with a waiting room and a user who gives up,
-// the goodput rule otherwise.
+// queue rule for a dependency with a waiting room (a worker pool's included)
+// and a user who gives up, the goodput rule otherwise.
 func (p *Plan) resolveHealth(s *Scenario) {
 	h := HealthPlan{Goodput: s.Health.Goodput, WindowTicks: max(1, int64(s.Health.Window)/p.TickNs), Limit: math.NaN()}
 	if p.Capacity > 0 && p.EdgeTimeout > 0 {
@@ -231,7 +231,8 @@ func (p *Plan) resolveHealth(s *Scenario) {
 		h.Rule = HealthGoodput
 	default:
 		h.Rule = HealthGoodput
-		if p.Server.Queues() && !math.IsNaN(h.Limit) {
+		waits := p.Server.Queues() || p.Server == ServerPool && p.PoolRoom.Queues()
+		if waits && !math.IsNaN(h.Limit) {
 			h.Rule = HealthQueue
 		}
 	}
