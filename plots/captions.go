@@ -29,7 +29,7 @@ func facts(rows []Row) []string {
 	each := func(f func(c *Facts) (float64, string)) string { return eachOf(rows, f) }
 	out := []string{each(func(c *Facts) (float64, string) { return 0, c.Engine }) + " engine"}
 	out = append(out,
-		"capacity "+each(func(c *Facts) (float64, string) { return c.Capacity, numText(c.Capacity) })+" calls/s",
+		"capacity "+each(func(c *Facts) (float64, string) { return c.Capacity, rateText(c.Capacity) })+" calls/s",
 		loadFact(rows),
 		"timeout "+each(func(c *Facts) (float64, string) { return durChoice(c.Timeout) }),
 		each(func(c *Facts) (float64, string) { return float64(c.Attempts), strconv.Itoa(c.Attempts) })+" attempts per request")
@@ -69,6 +69,17 @@ func eachOf(rows []Row, f func(c *Facts) (float64, string)) string {
 
 // numText writes a parameter's number as it is: 97.22, 100.
 func numText(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// rateText writes a capacity: a whole number as it is, another to four
+// significant digits (a worker pool's capacity, its workers over the mean
+// of its service law, is rarely whole: 100.0012 calls/s reads as 100).
+func rateText(x float64) string {
+	if x == math.Trunc(x) || x == 0 {
+		return numText(x)
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	return numText(v)
+}
 
 // durChoice is a duration as a choice: seconds to sort by, durText to show.
 func durChoice(x model.Duration) (float64, string) { return x.Seconds(), durText(x) }
@@ -184,7 +195,7 @@ func faultPhrase(rows []Row, j int) string {
 	s := kind
 	switch kind {
 	case "degradation":
-		s += " to " + each(func(ft *Fault) (float64, string) { return ft.Capacity, numText(ft.Capacity) }) + " calls/s"
+		s += " to " + each(func(ft *Fault) (float64, string) { return ft.Capacity, rateText(ft.Capacity) }) + " calls/s"
 	case "slowdown", "spike":
 		s += " ×" + each(func(ft *Fault) (float64, string) { return ft.Factor, numText(ft.Factor) })
 	}
