@@ -108,6 +108,6 @@ const (
 	groupBytes  = 72  // a group, and its place in the free list
 	extraBytes  = 64  // a group's extra part (hedging, cancellation)
 	eventBytes  = 32  // a scheduled event
-	entryBytes  = 16  // a queued entry, a cohort
+	entryBytes  = 24  // a queued entry, a cohort
 	seriesBytes = 120 // a row of a series
 )

@@ -58,6 +58,13 @@ type Metrics struct {
 	// no request got that answer.
 	LatencyP50, LatencyP95, LatencyP99 float64
 	ErrorLatencyP50, ErrorLatencyP99   float64
+	// A worker pool's means over the run (poolMeans), NaN for other
+	// dependencies: the calls it held, waiting or on a worker, at the ends
+	// of the run's ticks (InSystemMean); the seconds from a call's arrival
+	// to the tick a worker took it, over the calls taken for a caller still
+	// waiting (WaitMeanS); the seconds a call held its worker, in whole
+	// ticks, at least one, over every call taken (ServiceMeanS).
+	InSystemMean, WaitMeanS, ServiceMeanS float64
 }
 
 // Recovered reports whether the run (every judged replicate of a cell)
@@ -145,6 +152,7 @@ type SeriesRow struct {
 	Queue                                                                         float64 // calls waiting at the dependency
 	InFlight                                                                      float64 // user requests without an answer yet
 	Capacity                                                                      float64 // calls per second the dependency could serve
+	InSystem                                                                      float64 // a worker pool: the calls it held (waiting or on a worker) at the ends of the bin's ticks, their mean; 0 for other dependencies
 	Unhealthy                                                                     bool    // the health rule failed at the end of the bin
 }
 
@@ -251,13 +259,15 @@ func counted(m *Metrics) []*float64 {
 		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges}
 }
 
-// latencies lists the latency quantiles, which are averaged over the
-// replicates that have them.
+// latencies lists the metrics only some runs measure, which are averaged
+// over the replicates that have them: the latency quantiles and a worker
+// pool's means.
 func latencies(m *Metrics) []*float64 {
-	return []*float64{&m.LatencyP50, &m.LatencyP95, &m.LatencyP99, &m.ErrorLatencyP50, &m.ErrorLatencyP99}
+	return []*float64{&m.LatencyP50, &m.LatencyP95, &m.LatencyP99, &m.ErrorLatencyP50, &m.ErrorLatencyP99, &m.InSystemMean, &m.WaitMeanS, &m.ServiceMeanS}
 }
 
-// noLatencies marks the latency quantiles as not measured.
+// noLatencies marks the metrics only some runs measure (latencies) as not
+// measured.
 func (m *Metrics) noLatencies() {
 	for _, p := range latencies(m) {
 		*p = math.NaN()

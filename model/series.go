@@ -26,6 +26,7 @@ type recorder struct {
 	idx, ticks int64
 	tickS      float64
 	capSum     float64
+	sysSum     float64 // a worker pool: Σ over the row's ticks so far of the calls it held (system)
 }
 
 func newRecorder(p *Plan) *recorder {
@@ -76,6 +77,11 @@ func (r *recorder) idle(a, b int64, unhealthy bool, capacity func(x, y int64) fl
 	}
 }
 
+// system records ticks of the row being recorded in which a worker pool
+// held n calls (waiting or on a worker) at the tick's end; the row's
+// InSystem is their mean over its ticks.
+func (r *recorder) system(n, ticks int64) { r.sysSum += float64(n * ticks) }
+
 // flush completes the rows before row upTo.
 func (r *recorder) flush(upTo, queue, inflight int64) {
 	for r.idx < upTo {
@@ -83,11 +89,12 @@ func (r *recorder) flush(upTo, queue, inflight int64) {
 		n := min(r.binTicks, r.ticks-start)
 		r.bin.T = float64(start) * r.tickS
 		r.bin.Capacity = r.capSum / float64(n)
+		r.bin.InSystem = r.sysSum / float64(n)
 		r.bin.Queue = float64(queue)
 		r.bin.InFlight = float64(inflight)
 		r.s.Rows = append(r.s.Rows, r.bin)
 		r.bin = SeriesRow{}
-		r.capSum = 0
+		r.capSum, r.sysSum = 0, 0
 		r.idx++
 	}
 }

@@ -41,6 +41,8 @@ func SeriesColumns() []SeriesColumn {
 		return 1
 	})
 	healthy.Suffix = "_share"
+	inSystem := level("in_system", "calls a worker pool held, waiting or on a worker, at the ends of its ticks: their mean (0 for other dependencies)", func(r *SeriesRow) float64 { return r.InSystem })
+	inSystem.Optional = true
 	return []SeriesColumn{
 		count("requests", "new user requests per second", func(r *SeriesRow) float64 { return r.Requests }),
 		count("calls", "calls per second reaching the dependency", func(r *SeriesRow) float64 { return r.Calls }),
@@ -60,6 +62,7 @@ func SeriesColumns() []SeriesColumn {
 		level("queue", "calls waiting at the dependency", func(r *SeriesRow) float64 { return r.Queue }),
 		level("in_flight", "user requests without an answer yet", func(r *SeriesRow) float64 { return r.InFlight }),
 		level("capacity_per_s", "the dependency's capacity in calls per second", func(r *SeriesRow) float64 { return r.Capacity }),
+		inSystem,
 		healthy,
 	}
 }

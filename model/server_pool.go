@@ -14,6 +14,10 @@ import "math"
 // in service finish. A service time is drawn per call and rounded to the
 // nearest tick; a call that ends in the tick it starts still holds its
 // worker until the next tick, so a worker starts at most one call a tick.
+//
+// The pool measures itself (poolMeans): the calls it holds, waiting or on
+// a worker, at every tick's end; the ticks each call waited for a worker
+// and held one.
 type poolServer struct {
 	s     *stoch
 	room  queueServer // the waiting room in front of the workers
@@ -22,11 +26,47 @@ type poolServer struct {
 	loss  bool        // no waiting room: queue = "none"
 	split []split
 	ticks serviceTicks
+	means poolMeans
+}
+
+// poolMeans are a worker pool's sums for its mean number in system, mean
+// wait and mean service time (Metrics.InSystemMean, WaitMeanS, ServiceMeanS).
+type poolMeans struct {
+	inSystem     int64 // Σ over the ticks run of the calls held at the tick's end
+	ticks        int64 // the ticks summed
+	waited, wait int64 // calls taken by a worker for a caller still waiting; Σ their ticks in the waiting room
+	held, hold   int64 // calls taken by a worker; Σ the ticks each holds it
+}
+
+// metrics sets m's pool means from the sums over a run of tickS-second ticks.
+func (pm *poolMeans) metrics(m *Metrics, tickS float64) {
+	m.InSystemMean = float64(pm.inSystem) / float64(max(pm.ticks, 1))
+	m.WaitMeanS, m.ServiceMeanS = math.NaN(), math.NaN()
+	if pm.waited > 0 {
+		m.WaitMeanS = float64(pm.wait) / float64(pm.waited) * tickS
+	}
+	if pm.held > 0 {
+		m.ServiceMeanS = float64(pm.hold) / float64(pm.held) * tickS
+	}
+}
+
+// holding is the calls the pool holds, waiting or on a worker.
+func (w *poolServer) holding() int64 { return w.room.queued + w.busy }
+
+// count adds ticks in which the pool held what it holds now to its sums
+// and to the series' row.
+func (w *poolServer) count(ticks int64) {
+	n := w.holding()
+	w.means.inSystem += n * ticks
+	w.means.ticks += ticks
+	if r := w.s.rec; r != nil {
+		r.system(n, ticks)
+	}
 }
 
 func newPoolServer(s *stoch) server {
 	p := s.p
-	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
+	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
 }
 
 // workers is the workers the pool has in segment sg, faults applied.
@@ -78,18 +118,23 @@ func (w *poolServer) work(_ int64, sg *Segment, done []event) {
 	w.room.serve(free, w.start)
 }
 
-// start puts k calls of g (nil: nobody waits for them) on free workers,
-// each for a service time of its own.
-func (w *poolServer) start(g *group, k int64) {
+// start puts k calls of g (nil: nobody waits for them), waiting since tick
+// since, on free workers, each for a service time of its own.
+func (w *poolServer) start(g *group, k, since int64) {
 	s := w.s
 	p := s.p
 	w.busy += k
 	if g == nil { // served for nobody: counted now, the workers held all the same
 		s.served(k)
 		s.waste(k)
+	} else {
+		w.means.waited += k
+		w.means.wait += k * (s.now - since)
 	}
 	w.split = serviceSplit(w.split[:0], s.r, w.ticks.use(p.Service, p.TPS, p.Faults[s.seg].LatFactor), p.Ticks-s.now, k)
+	w.means.held += k
 	for _, sp := range w.split {
+		w.means.hold += sp.n * max(sp.d, 1)
 		at := s.now + max(sp.d, 1)
 		if g != nil && sp.d == 0 {
 			s.complete(g, sp.n, 0) // ends within the tick; its worker frees next tick
@@ -104,7 +149,10 @@ func (w *poolServer) start(g *group, k int64) {
 	}
 }
 
-func (w *poolServer) end() { w.room.end() }
+func (w *poolServer) end() {
+	w.room.end()
+	w.count(1)
+}
 
 // backlog is the calls waiting for a worker.
 func (w *poolServer) backlog() int64 { return w.room.queued }
@@ -118,7 +166,7 @@ func (w *poolServer) next(t int64) int64 {
 	return never
 }
 
-func (w *poolServer) idle(int64, int64) {}
+func (w *poolServer) idle(a, b int64) { w.count(b - a) }
 
 func (w *poolServer) withdraw(g *group, n int64) { w.room.withdraw(g, n) }
 

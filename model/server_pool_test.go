@@ -1,9 +1,13 @@
 package model
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // poolScenario is an open Poisson loop of lambda requests/s on a pool of c
@@ -27,62 +31,115 @@ func poolScenario(lambda, mu float64, c int, seconds int) Scenario {
 	return sc
 }
 
-// steadyMeans runs sc once per seed and averages, over the series' bins
-// after the first warm seconds, the user requests in the system (in flight)
-// and the calls waiting.
-func steadyMeans(t *testing.T, sc Scenario, seeds, warm int) (inSystem, waiting float64) {
+// poolMeansOver runs sc with the given replicates and returns the pool's
+// means over the run (its result columns in_system_mean, wait_mean_s,
+// service_mean_s), averaged over the replicates.
+func poolMeansOver(t *testing.T, sc Scenario, replicates int) Result {
 	t.Helper()
-	var n float64
-	for i := range seeds {
-		res, err := Run(sc, uint64(1000+i), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range res.Series.Rows[warm:] {
-			inSystem += r.InFlight
-			waiting += r.Queue
-			n++
-		}
+	sc.Replicates = replicates
+	res, err := Run(sc, 1000, false)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return inSystem / n, waiting / n
+	return res
 }
 
 // TestMM1MeanInSystem checks a single worker with exponential service at
-// utilisation 0.8 against M/M/1: ρ/(1 − ρ) = 4 requests in the system on
-// average, within 3%.
+// utilisation 0.8 against M/M/1: ρ/(1 − ρ) = 4 calls in the system on
+// average (in_system_mean, over the whole run: the first seconds' warm-up
+// from empty weighs little in 20,000), within 3%.
 func TestMM1MeanInSystem(t *testing.T) {
-	l, _ := steadyMeans(t, poolScenario(8, 10, 1, 20000), 8, 200)
+	l := poolMeansOver(t, poolScenario(8, 10, 1, 20000), 8).InSystemMean
 	if want := 0.8 / (1 - 0.8); math.Abs(l-want) > 0.03*want {
-		t.Errorf("M/M/1 at ρ = 0.8: %.3f requests in the system on average, want %.3f ± 3%%", l, want)
+		t.Errorf("M/M/1 at ρ = 0.8: %.3f calls in the system on average, want %.3f ± 3%%", l, want)
 	}
 	t.Logf("M/M/1 ρ = 0.8: L = %.3f (theory 4)", l)
 }
 
 // erlangC is the probability that an arrival waits in M/M/c with offered
-// load a = λ/μ erlangs (a < c).
+// load a = λ/μ erlangs (a < c), from Erlang B, which is the Poisson law of
+// mean a at c given at most c (gonum's distuv.Poisson):
+// C = c·B / (c − a·(1 − B)).
 func erlangC(c int, a float64) float64 {
-	term, sum := 1.0, 1.0 // a^k/k! for k = 0
-	for k := 1; k < c; k++ {
-		term *= a / float64(k)
-		sum += term
+	p := distuv.Poisson{Lambda: a}
+	b := p.Prob(float64(c)) / p.CDF(float64(c))
+	return float64(c) * b / (float64(c) - a*(1-b))
+}
+
+// TestErlangCFormula checks erlangC against the textbook sum for a few
+// pools, so the M/M/c check below rests on a right formula.
+func TestErlangCFormula(t *testing.T) {
+	sum := func(c int, a float64) float64 {
+		term, s := 1.0, 1.0 // a^k/k! for k = 0
+		for k := 1; k < c; k++ {
+			term *= a / float64(k)
+			s += term
+		}
+		top := term * a / float64(c) * float64(c) / (float64(c) - a) // a^c/c! · c/(c − a)
+		return top / (s + top)
 	}
-	top := term * a / float64(c) * float64(c) / (float64(c) - a) // a^c/c! · c/(c − a)
-	return top / (sum + top)
+	for _, tc := range []struct {
+		c int
+		a float64
+	}{{1, 0.8}, {2, 1.5}, {4, 3.6}, {10, 8}, {50, 45}} {
+		if got, want := erlangC(tc.c, tc.a), sum(tc.c, tc.a); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("Erlang C(%d, %g) = %.15f, the sum gives %.15f", tc.c, tc.a, got, want)
+		}
+	}
+	if got := erlangC(1, 0.8); math.Abs(got-0.8) > 1e-12 { // M/M/1: an arrival waits with probability ρ
+		t.Errorf("Erlang C(1, 0.8) = %v, want ρ = 0.8", got)
+	}
 }
 
 // TestErlangCMeanWait checks four workers with exponential service at
-// utilisation 0.9 against Erlang C: the mean wait in the queue,
-// C(c, a)/(cμ − λ), within 5%, the wait measured by Little's law from the
-// mean number of calls waiting.
+// utilisation 0.9 against Erlang C: the mean wait in the queue
+// (wait_mean_s, measured per call), C(c, a)/(cμ − λ), within 5%.
 func TestErlangCMeanWait(t *testing.T) {
 	const c, mu, rho = 4, 10.0, 0.9
 	lambda := rho * c * mu
-	_, lq := steadyMeans(t, poolScenario(lambda, mu, c, 20000), 6, 200)
-	wq := lq / lambda
-	if want := erlangC(c, lambda/mu) / (c*mu - lambda); math.Abs(wq-want) > 0.05*want {
+	wq := poolMeansOver(t, poolScenario(lambda, mu, c, 20000), 6).WaitMeanS
+	want := erlangC(c, lambda/mu) / (c*mu - lambda)
+	if math.Abs(wq-want) > 0.05*want {
 		t.Errorf("M/M/4 at ρ = 0.9: mean wait %.4f s, want Erlang C's %.4f s ± 5%%", wq, want)
 	}
-	t.Logf("M/M/4 ρ = 0.9: Wq = %.4f s (Erlang C %.4f s)", wq, erlangC(c, lambda/mu)/(c*mu-lambda))
+	t.Logf("M/M/4 ρ = 0.9: Wq = %.4f s (Erlang C %.4f s)", wq, want)
+}
+
+// TestLittle checks Little's law, L = λW, on worker pools drawn at random
+// (seeded): 1 to 8 workers, a utilisation from 0.3 to 0.95, any registered
+// service-time law (its default keys; a random mean for the laws that take
+// dependency.latency), a fifo or lifo waiting room, Poisson arrivals and no
+// timeouts. L is the pool's mean number in system (in_system_mean), λ the
+// calls that reached it a second, W the mean wait (wait_mean_s) plus the
+// mean time a call held its worker (service_mean_s): three measurements
+// made apart, which agree on every sample path up to the calls still in
+// the pool when the run ends; 1% covers that over 1,000 s.
+func TestLittle(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 2026))
+	laws := serviceKinds()
+	for range 10 {
+		sc := poolScenario(1, 10, 1+r.IntN(8), 1000)
+		sc.Tick = Duration(5 * time.Millisecond)
+		sc.Dependency.Latency = Duration(time.Duration(20+r.IntN(180)) * time.Millisecond)
+		if err := sc.Dependency.Service.SetTableKind(laws[r.IntN(len(laws))].Name); err != nil {
+			t.Fatal(err)
+		}
+		if r.IntN(2) == 1 {
+			sc.Dependency.Queue = "lifo"
+		}
+		mean := sc.Dependency.Service.law(sc.Dependency.Latency.Seconds()).mean()
+		rho := 0.3 + 0.65*r.Float64()
+		sc.Load = rho * float64(sc.Dependency.Workers) / mean
+		res := poolMeansOver(t, sc, 1)
+		lambda := res.Calls / sc.Duration.Seconds()
+		w := res.WaitMeanS + res.ServiceMeanS
+		name := fmt.Sprintf("%d workers, %s service of mean %.3g s, %s, ρ %.2f", sc.Dependency.Workers, sc.Dependency.Service.Kind, mean, sc.Dependency.Queue, rho)
+		if l := res.InSystemMean; math.Abs(l-lambda*w) > 0.01*l {
+			t.Errorf("%s: L = %.4f calls, λW = %.3f/s × %.4f s = %.4f: Little's law off by more than 1%%", name, l, lambda, w, lambda*w)
+		} else {
+			t.Logf("%s: L = %.4f, λW = %.4f", name, l, lambda*w)
+		}
+	}
 }
 
 // BenchmarkStorm10kPool: one op is one run of storm10k with the FIFO

@@ -13,6 +13,7 @@ type queueServer struct {
 	cr        credit
 	cl        collapse
 	lifo      bool
+	apart     bool // calls of a group that arrive in different ticks wait in entries apart (a worker pool measures their waits)
 	limit     int64
 	q         []qEntry
 	head      int
@@ -20,11 +21,13 @@ type queueServer struct {
 	queued    int64
 }
 
-// qEntry is calls of one group waiting at the dependency; g is nil once the
-// calls are abandoned and merged with their neighbours.
+// qEntry is calls of one group waiting at the dependency since tick at
+// (the first's of them, unless the room keeps ticks apart); g is nil once
+// the calls are abandoned and merged with their neighbours.
 type qEntry struct {
-	g *group
-	n int64
+	g  *group
+	n  int64
+	at int64
 }
 
 func (q *queueServer) begin(t int64, _ *Segment) { q.cl.advance(t) }
@@ -45,10 +48,10 @@ func (q *queueServer) arrive(g *group, n int64) {
 	if n == 0 || g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
 		return // nobody waits for them, and the dependency drops such calls
 	}
-	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g {
+	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || q.q[k].at == q.s.now) {
 		q.q[k].n += n
 	} else {
-		q.q = append(q.q, qEntry{g: g, n: n})
+		q.q = append(q.q, qEntry{g: g, n: n, at: q.s.now})
 		g.refs++
 	}
 	g.queued += n
@@ -60,7 +63,7 @@ func (q *queueServer) arrive(g *group, n int64) {
 func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 	s := q.s
 	c := q.cr.take(sg.CapRate * q.cl.keep(sg.CapRate, q.queued) / s.p.TPS)
-	taken, ok := q.serve(c, func(g *group, k int64) {
+	taken, ok := q.serve(c, func(g *group, k, _ int64) {
 		if g != nil {
 			s.completeServed(g, k)
 		} else {
@@ -76,12 +79,13 @@ func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 // serve takes up to c calls from the waiting room, oldest first (FIFO) or
 // newest first (LIFO), skipping calls withdrawn because nobody waits for
 // them any more, and hands them to start a run at a time: g is their
-// group, nil for calls nobody waits for that the server still serves. It
+// group, nil for calls nobody waits for that the server still serves, at
+// the tick they arrived (for g nil, of the first calls merged). It
 // returns the calls taken, and false when the run ends here. Every pass of
 // its loop serves or removes an entry, or ends it; it counts as an event
 // for the guard, so a run whose queue holds millions of entries still
 // stops at once when it is cancelled.
-func (q *queueServer) serve(c int64, start func(g *group, k int64)) (int64, bool) {
+func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, bool) {
 	s := q.s
 	c0 := c
 	dropping := s.p.DropExpired
@@ -105,9 +109,9 @@ func (q *queueServer) serve(c int64, start func(g *group, k int64)) (int64, bool
 			q.queued -= k
 			if g := e.g; g != nil && g.state == gsOpen {
 				g.queued -= k
-				start(g, k)
+				start(g, k, e.at)
 			} else {
-				start(nil, k)
+				start(nil, k, e.at)
 			}
 		}
 		if e.n <= 0 {

@@ -432,6 +432,9 @@ func (s *stoch) metrics() Metrics {
 		m.LatencyP50, m.LatencyP95, m.LatencyP99 = s.okLat.seconds(0.5, ts), s.okLat.seconds(0.95, ts), s.okLat.seconds(0.99, ts)
 		m.ErrorLatencyP50, m.ErrorLatencyP99 = s.errLat.seconds(0.5, ts), s.errLat.seconds(0.99, ts)
 	}
+	if w, ok := s.srv.(*poolServer); ok {
+		w.means.metrics(&m, s.p0.TickS)
+	}
 	return m
 }
 
