@@ -84,11 +84,13 @@ func (w *poolServer) begin(int64, *Segment) {}
 // for and fails the rest; work starts them.
 func (w *poolServer) arrive(g *group, n int64) {
 	if w.loss || w.limit > 0 {
-		free := w.workers(&w.s.p.Faults[w.s.seg]) - w.busy - w.room.queued
-		room := max(0, free)
+		// the free workers, and queue_limit waiting beyond them, less the
+		// calls already waiting
+		room := max(0, w.workers(&w.s.p.Faults[w.s.seg])-w.busy) - w.room.queued
 		if !w.loss {
 			room += w.limit
 		}
+		room = max(0, room)
 		if rej := n - min(n, room); rej > 0 {
 			w.s.fail(g, rej, 0)
 			n -= rej
