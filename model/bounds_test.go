@@ -99,10 +99,6 @@ func (c boundsCase) scenario(t *testing.T) Scenario {
 			sc.Dependency.Service.Params = EmpiricalParams{P50: e, P90: e, P99: e, P999: e, Max: e}
 			return sc
 		}
-	case strings.HasPrefix(path, "dependency.admission."):
-		if err := sc.Dependency.Admission.SetTableKind(c.r.Kind); err != nil {
-			t.Fatal(err)
-		}
 	case strings.HasPrefix(path, "dependency.collapse."):
 		sc.Dependency.Collapse = Collapse{Slope: 0.5, Floor: 0.1}
 	case path == "dependency.flaky_failures":

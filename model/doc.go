@@ -52,9 +52,6 @@
 //	                    calls end in
 //	service_*.go        one file per law: constant, exponential, lognormal,
 //	                    pareto, empirical
-//	admission.go        what a waiting room sheds as it takes calls, and in which
-//	                    order: the registry and the dependency.admission table
-//	admission_*.go      one file per rule: none, queue_timeout, codel, adaptive_lifo
 //	credit.go           a server's capacity in whole calls, fractions carried
 //	collapse.go         overload collapse
 //	network.go          delays between layers

@@ -50,15 +50,7 @@ func (s *Scenario) modelled(engine string) *FieldError {
 // unmodelled is the error for kind k of family, picked at path, which
 // engine does not model.
 func unmodelled(path, family string, k Kind, engine string) *FieldError {
-	return bad(path, "%q (%s %s) needs engine = %s; the %s engine does not model it", k.Name, article(family), family, k.Engines.Quoted(), engine)
-}
-
-// article is the indefinite article before a family's name.
-func article(name string) string {
-	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
-		return "an"
-	}
-	return "a"
+	return bad(path, "%q (a %s) needs engine = %s; the %s engine does not model it", k.Name, family, k.Engines.Quoted(), engine)
 }
 
 // valuesAt calls found with every string at the dotted key pattern key (N

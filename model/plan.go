@@ -91,7 +91,6 @@ type ServerPlan struct {
 	Workers     int64      // worker pool: its workers (before faults)
 	PoolRoom    ServerKind // worker pool: its waiting room, as dependency.queue names it (ServerFIFO, ServerLIFO or ServerLoss)
 	Service     serviceLaw // worker pool: the law of a call's service time
-	Admission   Admission  // a waiting room's admission rule (a server makes its own, admission.rule)
 	Collapse    CollapsePlan
 	Network     NetworkPlan
 }

@@ -143,7 +143,6 @@ func (p *Plan) resolveServer(s *Scenario) {
 	}
 	p.Capacity = d.Capacity
 	p.Service = d.Service.law(d.Latency.Seconds())
-	p.Admission = d.Admission
 	if d.poolPicked() {
 		for _, k := range serverKinds() {
 			if k.Name == d.Queue {

@@ -49,8 +49,7 @@ func newLossServer(s *stoch) server { return &lossServer{s: s, cl: newCollapse(s
 func newLatencyServer(s *stoch) server { return &latencyServer{s: s} }
 
 func newQueueServer(s *stoch) server {
-	adm := s.p.Admission.rule(s.p.TPS)
-	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit, adm: adm, apart: adm != nil}
+	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit}
 }
 
 // idleCredit accrues a capacity server's credit over ticks a..b−1.

@@ -15,8 +15,6 @@ type queueServer struct {
 	lifo      bool
 	apart     bool // calls of a group that arrive in different ticks wait in entries apart (a worker pool measures their waits)
 	limit     int64
-	adm       admission // nil: every waiting call is served
-	since     int64     // the tick the room last went from empty to holding calls
 	q         []qEntry
 	head      int
 	compactAt int
@@ -49,9 +47,6 @@ func (q *queueServer) arrive(g *group, n int64) {
 	}
 	if n == 0 || g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
 		return // nobody waits for them, and the dependency drops such calls
-	}
-	if q.queued == 0 {
-		q.since = q.s.now
 	}
 	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || q.q[k].at == q.s.now) {
 		q.q[k].n += n
@@ -94,17 +89,12 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 	s := q.s
 	c0 := c
 	dropping := s.p.DropExpired
-	lifo := q.lifo
-	if q.adm != nil {
-		q.shed()
-		lifo = lifo || q.adm.newestFirst(s.now, q.since)
-	}
 	for c > 0 && q.head < len(q.q) {
 		if !s.poll() {
 			return c0 - c, false // the run ends here
 		}
 		i := q.head
-		if lifo {
+		if q.lifo {
 			i = len(q.q) - 1
 		}
 		e := &q.q[i]
@@ -129,7 +119,7 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 				s.gs.release(e.g)
 				e.g = nil
 			}
-			if lifo {
+			if q.lifo {
 				q.q = q.q[:i]
 			} else {
 				q.head++
@@ -141,34 +131,6 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 	}
 	q.compact()
 	return c0 - c, true
-}
-
-// shed answers at once, with an error, the calls that waited longer than
-// the admission rule's cutoff, oldest first from the head (entries are in
-// arrival order, and a merged entry keeps its oldest tick); calls nobody
-// waits for any more are dropped unserved. Shed calls take none of the
-// tick's capacity.
-func (q *queueServer) shed() {
-	s := q.s
-	cut := q.adm.cutoff(s.now, q.since)
-	for q.head < len(q.q) && s.now-q.q[q.head].at > cut {
-		e := &q.q[q.head]
-		e.dropWithdrawn()
-		if e.n > 0 {
-			q.queued -= e.n
-			s.c.shed += e.n
-			if g := e.g; g != nil && g.state == gsOpen {
-				g.queued -= e.n
-				s.fail(g, e.n, 0)
-			}
-			e.n = 0
-		}
-		if e.g != nil {
-			s.gs.release(e.g)
-			e.g = nil
-		}
-		q.head++
-	}
 }
 
 // compact merges neighbouring abandoned entries (their calls are only

@@ -143,7 +143,6 @@ var metricLabels = map[string]string{
 	"markov_tip_s":          "expected time from empty to the high mode (s)",
 	"markov_recover_s":      "expected time from full to the low mode (s)",
 	"wasted":                "wasted work (share 0–1 of work served)",
-	"shed":                  "calls shed by the admission rule (per run)",
 	"replicates":            "seeded replicates (runs)",
 	"recovered_share":       "share of replicates that recovered (0–1)",
 	"recovered_share_lo":    "share recovered, lower 95% bound (0–1)",

@@ -55,7 +55,7 @@ func TestRegistriesAgree(t *testing.T) {
 			}
 			for _, engine := range []string{"queue", "stochastic"} {
 				err := pickOn(t, fam, k, engine)
-				refused := err != nil && strings.Contains(err.Error(), " "+fam.Name+") needs engine")
+				refused := err != nil && strings.Contains(err.Error(), "("+"a "+fam.Name+") needs engine")
 				switch has := k.Engines.Has(engine); {
 				case has && err != nil:
 					t.Errorf("%s = %s on the %s engine, which models it (%s): %v", fam.Key, k.Name, engine, k.Engines, err)
