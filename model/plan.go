@@ -304,6 +304,10 @@ type Segment struct {
 	// in service or arriving then are answered from this tick on (0 = no
 	// outage here).
 	HoldUntil int64
+	// Halt: in an outage, what becomes of the calls on a worker pool's
+	// workers when it starts (of overlapping outages, the one that fails
+	// before the one that hangs before the one that lets them finish).
+	Halt Halt
 }
 
 // BaseRate is the usual arrival rate the load ratios are measured against:

@@ -278,6 +278,9 @@ func (p *Plan) resolveFaults(s *Scenario) {
 			case "outage":
 				sg.CapRate = 0
 				outage = true
+				if h := f.halt(); h == HaltFail || sg.Halt == HaltFinish {
+					sg.Halt = h
+				}
 			case "degradation":
 				sg.CapRate = math.Min(sg.CapRate, f.Capacity)
 			case "slowdown":
@@ -410,6 +413,21 @@ func poolSupports(d Dependency) *FieldError {
 	return nil
 }
 
+// haltSupports refuses in_service on a fault other than an outage, and an
+// outage's in_service but at a worker pool, the only dependency with calls
+// on workers.
+func haltSupports(s *Scenario) *FieldError {
+	for i, f := range s.Fault {
+		if f.InService != "" && f.Kind != "outage" {
+			return bad(indexed("fault", i)+"in_service", "is an outage's: what becomes of the calls on a worker pool's workers when it starts; a %s has none", f.Kind)
+		}
+		if f.InService != "" && f.InService != "finish" && !s.Dependency.poolPicked() {
+			return bad(indexed("fault", i)+"in_service", "%q acts on the calls on a worker pool's workers; this dependency is %q (a pool is picked by capacity = 0 with workers > 0)", f.InService, s.Dependency.serverName())
+		}
+	}
+	return nil
+}
+
 // stochasticSupports reports scenario settings the stochastic engine cannot
 // honour, so nothing is silently ignored.
 func stochasticSupports(s *Scenario) error {
@@ -440,6 +458,9 @@ func stochasticSupports(s *Scenario) error {
 		return bad("dependency.queue_limit", "a loss server (queue = \"none\") has no waiting room to limit")
 	}
 	if e := poolSupports(d); e != nil {
+		return e
+	}
+	if e := haltSupports(s); e != nil {
 		return e
 	}
 	if w := d.Collapse.Window; d.Collapse.Slope > 0 && (d.Collapse.Demand == "offered" || d.Collapse.Demand == "" && d.Queue == "none") {

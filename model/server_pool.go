@@ -10,8 +10,11 @@ import "math"
 // most queue_limit of them beyond the free workers; with queue = "none",
 // calls finding every worker busy fail at once. A fault takes workers away
 // as it takes capacity from a capacity server (an outage all of them, a
-// degradation those beyond its capacity at the law's mean); calls already
-// in service finish. A service time is drawn per call and rounded to the
+// degradation those beyond its capacity at the law's mean: fewer workers);
+// a slowdown stretches the service of the calls that start during it. The
+// calls on the workers when an outage starts finish, fail at once or hang
+// until it ends, as its in_service says (halt); under the other faults
+// they finish. A service time is drawn per call and rounded to the
 // nearest tick; a call that ends in the tick it starts still holds its
 // worker until the next tick, so a worker starts at most one call a tick.
 //
@@ -27,6 +30,7 @@ type poolServer struct {
 	split []split
 	ticks serviceTicks
 	means poolMeans
+	held  []held // halt's ends of service put off
 }
 
 // poolMeans are a worker pool's sums for its mean number in system, mean
@@ -78,7 +82,62 @@ func (w *poolServer) workers(sg *Segment) int64 {
 	return int64(math.Round(float64(p.Workers) * sg.CapRate * sg.LatFactor / p.Capacity))
 }
 
-func (w *poolServer) begin(int64, *Segment) {}
+// begin halts the calls on the workers when an outage starts now, as its
+// in_service says (Segment.Halt).
+func (w *poolServer) begin(t int64, sg *Segment) {
+	if sg.Halt != HaltFinish && sg.From == t && w.busy > 0 && !w.outageBefore(t) {
+		w.halt(sg)
+	}
+}
+
+// outageBefore reports whether tick t − 1 was in an outage: one that
+// continues does not halt the calls again.
+func (w *poolServer) outageBefore(t int64) bool {
+	p := w.s.p
+	return t > 0 && p.Faults[p.SegmentAt(0, t-1)].HoldUntil > 0
+}
+
+// halt fails the calls on the workers (HaltFail: their workers free) or
+// puts their ends off until the outage ends (HaltHang: each then takes the
+// rest of its service), as an outage starting now in segment sg says. The
+// calls whose service would end after the run are not scheduled, and left
+// alone. A call's ticks on its worker (poolMeans.hold) follow.
+func (w *poolServer) halt(sg *Segment) {
+	s := w.s
+	w.held = w.held[:0]
+	s.cal.each(s.now, phService, func(at int64, ev *event) {
+		if ev.kind == evDone && ev.n > 0 {
+			w.held = append(w.held, held{at, *ev})
+			ev.g, ev.n = nil, 0 // its tick comes to nothing
+		}
+	})
+	delay := sg.HoldUntil - s.now
+	for _, h := range w.held {
+		g, n := h.ev.g, h.ev.n
+		if sg.Halt == HaltHang {
+			end := min(h.at+delay, s.p.Ticks)
+			w.means.hold += n * (end - h.at)
+			if end < s.p.Ticks {
+				s.schedule(end, phService, h.ev)
+			}
+		} else {
+			w.means.hold -= n * (h.at - s.now)
+			w.busy -= n
+			if g != nil {
+				s.fail(g, n, 0)
+			}
+		}
+		if g != nil {
+			s.gs.release(g) // the event put off took a reference of its own
+		}
+	}
+}
+
+// held is an end of service put off by an outage: the event, and its new tick.
+type held struct {
+	at int64
+	ev event
+}
 
 // arrive admits the calls the free workers and the waiting room have room
 // for and fails the rest; work starts them.
@@ -158,10 +217,19 @@ func (w *poolServer) end() {
 func (w *poolServer) backlog() int64 { return w.room.queued }
 
 // next is the next tick while calls wait (a fault may give workers back),
-// else never: the calls in service are scheduled.
+// else, while calls are on the workers, the start of the next outage that
+// halts them; else never: the calls in service are scheduled.
 func (w *poolServer) next(t int64) int64 {
 	if w.room.queued > 0 {
 		return t + 1
+	}
+	if w.busy > 0 {
+		p := w.s.p
+		for i := p.SegmentAt(w.s.seg, t) + 1; i < len(p.Faults); i++ {
+			if sg := &p.Faults[i]; sg.Halt != HaltFinish && !w.outageBefore(sg.From) {
+				return sg.From
+			}
+		}
 	}
 	return never
 }
