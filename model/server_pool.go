@@ -143,12 +143,13 @@ type held struct {
 // for and fails the rest; work starts them.
 func (w *poolServer) arrive(g *group, n int64) {
 	if w.loss || w.limit > 0 {
-		free := w.workers(&w.s.p.Faults[w.s.seg]) - w.busy - w.room.queued
-		room := max(0, free)
+		// places: the free workers and the waiting room's limit, less the
+		// calls already waiting for them
+		room := max(0, w.workers(&w.s.p.Faults[w.s.seg])-w.busy) - w.room.queued
 		if !w.loss {
 			room += w.limit
 		}
-		if rej := n - min(n, room); rej > 0 {
+		if rej := n - min(n, max(0, room)); rej > 0 {
 			w.s.fail(g, rej, 0)
 			n -= rej
 		}
