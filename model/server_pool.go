@@ -31,6 +31,9 @@ type poolServer struct {
 	ticks serviceTicks
 	means poolMeans
 	held  []held // halt's ends of service put off
+	// unowned: calls started this tick for nobody, whose service work
+	// splits together.
+	unowned int64
 }
 
 // poolMeans are a worker pool's sums for its mean number in system, mean
@@ -176,37 +179,74 @@ func (w *poolServer) work(_ int64, sg *Segment, done []event) {
 		return
 	}
 	w.room.serve(free, w.start)
+	if n := w.unowned; n > 0 { // the calls started for nobody, split together
+		w.unowned = 0
+		w.hold(w.serviceSplit(n), nil)
+	}
 }
 
 // start puts k calls of g (nil: nobody waits for them), waiting since tick
-// since, on free workers, each for a service time of its own.
+// since, on free workers, each for a service time of its own. The calls
+// nobody waits for only hold workers: work splits those of the tick
+// together (unowned), so a storm's abandoned calls cost one split a tick.
 func (w *poolServer) start(g *group, k, since int64) {
 	s := w.s
-	p := s.p
 	w.busy += k
+	w.means.held += k
 	if g == nil { // served for nobody: counted now, the workers held all the same
 		s.served(k)
 		s.waste(k)
-	} else {
-		w.means.waited += k
-		w.means.wait += k * (s.now - since)
+		w.unowned += k
+		return
 	}
+	w.means.waited += k
+	w.means.wait += k * (s.now - since)
+	w.hold(w.serviceSplit(k), g)
+}
+
+// serviceSplit draws the service times of k calls starting now, in ticks.
+func (w *poolServer) serviceSplit(k int64) []split {
+	s := w.s
+	p := s.p
 	w.split = serviceSplit(w.split[:0], s.r, w.ticks.use(p.Service, p.TPS, p.Faults[s.seg].LatFactor), p.Ticks-s.now, k)
-	w.means.held += k
-	for _, sp := range w.split {
-		w.means.hold += sp.n * max(sp.d, 1)
-		at := s.now + max(sp.d, 1)
-		if g != nil && sp.d == 0 {
-			s.complete(g, sp.n, 0) // ends within the tick; its worker frees next tick
-			if at < p.Ticks {
-				s.schedule(at, phService, event{kind: evDone, n: sp.n})
+	return w.split
+}
+
+// hold schedules the ends of service of calls of g (nil: nobody waits for
+// them) split over ticks: a call ending in the tick it starts is answered
+// now and holds its worker to the next tick.
+func (w *poolServer) hold(sp []split, g *group) {
+	s := w.s
+	for _, x := range sp {
+		at := s.now + max(x.d, 1)
+		w.means.hold += x.n * (at - s.now)
+		if at >= s.p.Ticks {
+			if g != nil && x.d == 0 {
+				s.complete(g, x.n, 0)
 			}
 			continue
 		}
-		if at < p.Ticks {
-			s.schedule(at, phService, event{kind: evDone, g: g, n: sp.n})
+		switch {
+		case g == nil || x.d == 0:
+			if g != nil {
+				s.complete(g, x.n, 0)
+			}
+			w.release(at, x.n)
+		default:
+			s.schedule(at, phService, event{kind: evDone, g: g, n: x.n})
 		}
 	}
+}
+
+// release frees n workers at tick at (no call to answer then), in the
+// event scheduled last for that tick when it is such a release.
+func (w *poolServer) release(at, n int64) {
+	s := w.s
+	if ev := s.cal.last(s.now, at, phService); ev != nil && ev.kind == evDone && ev.g == nil {
+		ev.n += n
+		return
+	}
+	s.schedule(at, phService, event{kind: evDone, n: n})
 }
 
 func (w *poolServer) end() {
