@@ -91,6 +91,7 @@ type ServerPlan struct {
 	Workers     int64      // worker pool: its workers (before faults)
 	PoolRoom    ServerKind // worker pool: its waiting room, as dependency.queue names it (ServerFIFO, ServerLIFO or ServerLoss)
 	Service     serviceLaw // worker pool: the law of a call's service time
+	Admission   admitter   // the waiting room's admission rule; nil for none
 	Collapse    CollapsePlan
 	Network     NetworkPlan
 }

@@ -143,6 +143,7 @@ func (p *Plan) resolveServer(s *Scenario) {
 	}
 	p.Capacity = d.Capacity
 	p.Service = d.Service.law(d.Latency.Seconds())
+	p.Admission = d.Admission.admitter(p.TickNs)
 	if d.poolPicked() {
 		for _, k := range serverKinds() {
 			if k.Name == d.Queue {
@@ -462,6 +463,9 @@ func stochasticSupports(s *Scenario) error {
 	}
 	if e := haltSupports(s); e != nil {
 		return e
+	}
+	if a := d.Admission; a.on() && (latencyServer || d.Queue == "none") {
+		return bad("dependency.admission.kind", "%q acts on calls waiting; this dependency (%s) keeps none waiting", a.Kind, d.serverName())
 	}
 	if w := d.Collapse.Window; d.Collapse.Slope > 0 && (d.Collapse.Demand == "offered" || d.Collapse.Demand == "" && d.Queue == "none") {
 		return tickRing("dependency.collapse.window", min(int64(w/s.Tick), int64(s.Duration/s.Tick)+1), w, s.Tick, "the calls offered in (a count per tick)")

@@ -73,7 +73,7 @@ func (w *poolServer) count(ticks int64) {
 
 func newPoolServer(s *stoch) server {
 	p := s.p
-	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
+	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true, adm: p.Admission}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
 }
 
 // workers is the workers the pool has in segment sg, faults applied.
