@@ -99,6 +99,18 @@ func (c boundsCase) scenario(t *testing.T) Scenario {
 			sc.Dependency.Service.Params = EmpiricalParams{P50: e, P90: e, P99: e, P999: e, Max: e}
 			return sc
 		}
+	case strings.HasPrefix(path, "dependency.admission."):
+		if err := sc.Dependency.Admission.SetTableKind(c.r.Kind); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := sc.Dependency.Admission.Params.(CoDelParams); ok { // the interval leaves room for the target
+			if path == "dependency.admission.target" {
+				p.Interval = LongestWait
+			} else {
+				p.Target = 0
+			}
+			sc.Dependency.Admission.Params = p
+		}
 	case strings.HasPrefix(path, "dependency.collapse."):
 		sc.Dependency.Collapse = Collapse{Slope: 0.5, Floor: 0.1}
 	case path == "dependency.flaky_failures":

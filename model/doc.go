@@ -52,6 +52,9 @@
 //	                    calls end in
 //	service_*.go        one file per law: constant, exponential, lognormal,
 //	                    pareto, empirical
+//	admission.go        admission rules of a waiting room: their registry and
+//	                    the dependency.admission table
+//	admission_*.go      one file per rule: queue_time, codel, adaptive_lifo
 //	credit.go           a server's capacity in whole calls, fractions carried
 //	collapse.go         overload collapse
 //	network.go          delays between layers

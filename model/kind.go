@@ -123,6 +123,7 @@ var families = sync.OnceValue(func() []Family {
 		{Name: "retry budget", Key: "budget.kind", Kinds: kindsOf(budgetKinds())},
 		{Name: "dependency", Key: "dependency.queue", Kinds: kindsOf(serverKinds()), picks: pickedServer},
 		{Name: "service time", Key: "dependency.service.kind", Kinds: kindsOf(serviceKinds())},
+		{Name: "admission rule", Key: "dependency.admission.kind", Kinds: kindsOf(admissionKinds())},
 		{Name: "network delay", Key: "dependency.network.kind", Kinds: networkKinds()},
 		{Name: "fault", Key: "fault.N.kind", Kinds: faultKinds()},
 		{Name: "health rule", Key: "health.rule", Kinds: healthRules()},

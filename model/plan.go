@@ -91,6 +91,7 @@ type ServerPlan struct {
 	Workers     int64      // worker pool: its workers (before faults)
 	PoolRoom    ServerKind // worker pool: its waiting room, as dependency.queue names it (ServerFIFO, ServerLIFO or ServerLoss)
 	Service     serviceLaw // worker pool: the law of a call's service time
+	Admission   admitter   // the waiting room's admission rule; nil for none
 	Collapse    CollapsePlan
 	Network     NetworkPlan
 }
@@ -304,6 +305,10 @@ type Segment struct {
 	// in service or arriving then are answered from this tick on (0 = no
 	// outage here).
 	HoldUntil int64
+	// Halt: in an outage, what becomes of the calls on a worker pool's
+	// workers when it starts (of overlapping outages, the one that fails
+	// before the one that hangs before the one that lets them finish).
+	Halt Halt
 }
 
 // BaseRate is the usual arrival rate the load ratios are measured against:

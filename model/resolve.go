@@ -143,6 +143,7 @@ func (p *Plan) resolveServer(s *Scenario) {
 	}
 	p.Capacity = d.Capacity
 	p.Service = d.Service.law(d.Latency.Seconds())
+	p.Admission = d.Admission.admitter(p.TickNs)
 	if d.poolPicked() {
 		for _, k := range serverKinds() {
 			if k.Name == d.Queue {
@@ -279,6 +280,9 @@ func (p *Plan) resolveFaults(s *Scenario) {
 			case "outage":
 				sg.CapRate = 0
 				outage = true
+				if h := f.halt(); h == HaltFail || sg.Halt == HaltFinish {
+					sg.Halt = h
+				}
 			case "degradation":
 				sg.CapRate = math.Min(sg.CapRate, f.Capacity)
 			case "slowdown":
@@ -411,6 +415,21 @@ func poolSupports(d Dependency) *FieldError {
 	return nil
 }
 
+// haltSupports refuses in_service on a fault other than an outage, and an
+// outage's in_service but at a worker pool, the only dependency with calls
+// on workers.
+func haltSupports(s *Scenario) *FieldError {
+	for i, f := range s.Fault {
+		if f.InService != "" && f.Kind != "outage" {
+			return bad(indexed("fault", i)+"in_service", "is an outage's: what becomes of the calls on a worker pool's workers when it starts; a %s has none", f.Kind)
+		}
+		if f.InService != "" && f.InService != "finish" && !s.Dependency.poolPicked() {
+			return bad(indexed("fault", i)+"in_service", "%q acts on the calls on a worker pool's workers; this dependency is %q (a pool is picked by capacity = 0 with workers > 0)", f.InService, s.Dependency.serverName())
+		}
+	}
+	return nil
+}
+
 // stochasticSupports reports scenario settings the stochastic engine cannot
 // honour, so nothing is silently ignored.
 func stochasticSupports(s *Scenario) error {
@@ -442,6 +461,12 @@ func stochasticSupports(s *Scenario) error {
 	}
 	if e := poolSupports(d); e != nil {
 		return e
+	}
+	if e := haltSupports(s); e != nil {
+		return e
+	}
+	if a := d.Admission; a.on() && (latencyServer || d.Queue == "none") {
+		return bad("dependency.admission.kind", "%q acts on calls waiting; this dependency (%s) keeps none waiting", a.Kind, d.serverName())
 	}
 	if w := d.Collapse.Window; d.Collapse.Slope > 0 && (d.Collapse.Demand == "offered" || d.Collapse.Demand == "" && d.Queue == "none") {
 		return tickRing("dependency.collapse.window", min(int64(w/s.Tick), int64(s.Duration/s.Tick)+1), w, s.Tick, "the calls offered in (a count per tick)")

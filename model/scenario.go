@@ -117,21 +117,22 @@ type Backoff struct {
 
 // Dependency is the service at the bottom of the chain.
 type Dependency struct {
-	Capacity           float64  `toml:"capacity" doc:"calls served per second"`
-	Queue              string   `toml:"queue" doc:"waiting room: fifo, lifo or none (a loss server: calls beyond the tick's capacity fail at once)"`
-	QueueLimit         int      `toml:"queue_limit" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
-	DropExpired        bool     `toml:"drop_expired" engines:"queue,stochastic" doc:"discard waiting calls whose caller gave up instead of serving them"`
-	FailureProbability float64  `toml:"failure_probability" engines:"stochastic" doc:"chance that a served call fails anyway"`
-	FlakyShare         float64  `toml:"flaky_share" engines:"stochastic" doc:"share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
-	FlakyFailures      int      `toml:"flaky_failures" engines:"stochastic" doc:"tries that fail for a flaky request"`
-	FatalShare         float64  `toml:"fatal_share" engines:"stochastic" doc:"share of the dependency's error answers that no caller retries (like a 4xx)"`
-	Pushback           int      `toml:"pushback" engines:"stochastic" doc:"with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
-	Latency            Duration `toml:"latency" engines:"stochastic" doc:"service time of one call (0 = answered within the tick)"`
-	LatencySlope       Duration `toml:"latency_slope" engines:"stochastic" doc:"with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
-	Workers            int      `toml:"workers" engines:"stochastic" doc:"with capacity = 0: a worker pool of this many workers, each call holding one for its service time; the waiting room in front is queue's (none: calls finding every worker busy fail at once) (0 = no pool)"`
-	Service            Service  `toml:"service" doc:"the law of a call's service time: how long a worker pool's worker holds it, or how long after a capacity server serves it its answer comes"`
-	Collapse           Collapse `toml:"collapse" doc:"useful throughput lost to overload"`
-	Network            Network  `toml:"network" doc:"delay between layers"`
+	Capacity           float64   `toml:"capacity" doc:"calls served per second"`
+	Queue              string    `toml:"queue" doc:"waiting room: fifo, lifo or none (a loss server: calls beyond the tick's capacity fail at once)"`
+	QueueLimit         int       `toml:"queue_limit" doc:"calls that may wait; more are rejected at once (0 = unbounded)"`
+	DropExpired        bool      `toml:"drop_expired" engines:"queue,stochastic" doc:"discard waiting calls whose caller gave up instead of serving them"`
+	FailureProbability float64   `toml:"failure_probability" engines:"stochastic" doc:"chance that a served call fails anyway"`
+	FlakyShare         float64   `toml:"flaky_share" engines:"stochastic" doc:"share of requests whose first flaky_failures tries at the dependency fail at once, whatever its load (a transient error that a retry clears)"`
+	FlakyFailures      int       `toml:"flaky_failures" engines:"stochastic" doc:"tries that fail for a flaky request"`
+	FatalShare         float64   `toml:"fatal_share" engines:"stochastic" doc:"share of the dependency's error answers that no caller retries (like a 4xx)"`
+	Pushback           int       `toml:"pushback" engines:"stochastic" doc:"with more calls than this waiting, the dependency answers arriving calls at once with \"overloaded, don't retry\", which no caller retries (0 = never)"`
+	Latency            Duration  `toml:"latency" engines:"stochastic" doc:"service time of one call (0 = answered within the tick)"`
+	LatencySlope       Duration  `toml:"latency_slope" engines:"stochastic" doc:"with capacity = 0: latency grows by this per call in flight (congestive-collapse server)"`
+	Workers            int       `toml:"workers" engines:"stochastic" doc:"with capacity = 0: a worker pool of this many workers, each call holding one for its service time; the waiting room in front is queue's (none: calls finding every worker busy fail at once) (0 = no pool)"`
+	Service            Service   `toml:"service" doc:"the law of a call's service time: how long a worker pool's worker holds it, or how long after a capacity server serves it its answer comes"`
+	Admission          Admission `toml:"admission" doc:"the waiting room's admission rule: which waiting calls are shed instead of served, and in which order the room serves"`
+	Collapse           Collapse  `toml:"collapse" doc:"useful throughput lost to overload"`
+	Network            Network   `toml:"network" doc:"delay between layers"`
 }
 
 func (d *Dependency) bounds(dst []Bound) []Bound {
@@ -198,7 +199,7 @@ func Default() Scenario {
 		RetryAt:    "every",
 		Layer:      []Layer{DefaultLayer()},
 		Budget:     Budget{Kind: "none", Scope: "chain"},
-		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}, Service: Service{Kind: "constant"}},
+		Dependency: Dependency{Capacity: 100, Queue: "fifo", Network: Network{Kind: "none"}, Service: Service{Kind: "constant"}, Admission: Admission{Kind: "none"}},
 		Health:     Health{Goodput: 0.95, Window: Duration(time.Second)},
 		RNG:        "pcg",
 		Replicates: 1,
@@ -389,6 +390,7 @@ func (s *Scenario) Validate() error {
 		checkKind("arrivals", s.Arrivals, arrivalKinds()),
 		s.Budget.validateKind(),
 		s.Dependency.Service.validateKind(),
+		s.Dependency.Admission.validateKind(),
 		checkKind("dependency.queue", s.Dependency.Queue, queueNames()),
 		checkKind("dependency.network.kind", s.Dependency.Network.Kind, networkKinds()),
 	}
@@ -468,6 +470,9 @@ func (s *Scenario) Validate() error {
 		return e
 	}
 	if e := s.Dependency.Service.validate(); e != nil {
+		return e
+	}
+	if e := s.Dependency.Admission.validate(); e != nil {
 		return e
 	}
 	return s.validateChanges()

@@ -49,7 +49,7 @@ func newLossServer(s *stoch) server { return &lossServer{s: s, cl: newCollapse(s
 func newLatencyServer(s *stoch) server { return &latencyServer{s: s} }
 
 func newQueueServer(s *stoch) server {
-	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit}
+	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit, adm: s.p.Admission, apart: s.p.Admission != nil}
 }
 
 // idleCredit accrues a capacity server's credit over ticks a..b−1.
@@ -79,16 +79,16 @@ func (k serverKind) info() Kind { return k.Kind }
 // serverKinds is the registry of dependencies.
 var serverKinds = sync.OnceValue(func() []serverKind {
 	return []serverKind{
-		{Kind: Kind{Name: "fifo", Doc: "a waiting room served oldest first, capacity calls a second", Engines: OnAll, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
+		{Kind: Kind{Name: "fifo", Doc: "a waiting room served oldest first, capacity calls a second", Engines: OnAll, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse", "admission"}},
 			server: ServerFIFO, make: newQueueServer},
-		{Kind: Kind{Name: "lifo", Doc: "a waiting room served newest first", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse"}},
+		{Kind: Kind{Name: "lifo", Doc: "a waiting room served newest first", Engines: OnBoth, Reads: []string{"capacity", "queue_limit", "drop_expired", "collapse", "admission"}},
 			server: ServerLIFO, make: newQueueServer},
 		{Kind: Kind{Name: "none", Doc: "a loss server: calls beyond the tick's capacity fail at once", Engines: OnBoth, Reads: []string{"capacity", "collapse"}},
 			server: ServerLoss, make: newLossServer},
 		{Kind: Kind{Name: "latency", Doc: "no capacity limit: each call takes latency + latency_slope × the calls in flight (congestive collapse); chosen by capacity = 0 with latency_slope > 0, whatever dependency.queue says", Engines: OnStochastic, Reads: []string{"latency", "latency_slope"},
 			PickedBy: "capacity = 0 and latency_slope > 0"}, server: ServerLatency, make: newLatencyServer},
 		{Kind: Kind{Name: "pool", Doc: "workers workers, each call holding one for a service time drawn from dependency.service, with queue's waiting room in front (none: calls finding every worker busy fail at once); chosen by capacity = 0 with workers > 0", Engines: OnStochastic,
-			Reads: []string{"workers", "service", "queue", "queue_limit", "drop_expired", "latency"}, PickedBy: "capacity = 0 and workers > 0"}, server: ServerPool, make: newPoolServer},
+			Reads: []string{"workers", "service", "queue", "queue_limit", "drop_expired", "latency", "admission"}, PickedBy: "capacity = 0 and workers > 0"}, server: ServerPool, make: newPoolServer},
 	}
 })
 

@@ -10,8 +10,11 @@ import "math"
 // most queue_limit of them beyond the free workers; with queue = "none",
 // calls finding every worker busy fail at once. A fault takes workers away
 // as it takes capacity from a capacity server (an outage all of them, a
-// degradation those beyond its capacity at the law's mean); calls already
-// in service finish. A service time is drawn per call and rounded to the
+// degradation those beyond its capacity at the law's mean: fewer workers);
+// a slowdown stretches the service of the calls that start during it. The
+// calls on the workers when an outage starts finish, fail at once or hang
+// until it ends, as its in_service says (halt); under the other faults
+// they finish. A service time is drawn per call and rounded to the
 // nearest tick; a call that ends in the tick it starts still holds its
 // worker until the next tick, so a worker starts at most one call a tick.
 //
@@ -27,6 +30,10 @@ type poolServer struct {
 	split []split
 	ticks serviceTicks
 	means poolMeans
+	held  []held // halt's ends of service put off
+	// unowned: calls started this tick for nobody, whose service work
+	// splits together.
+	unowned int64
 }
 
 // poolMeans are a worker pool's sums for its mean number in system, mean
@@ -66,7 +73,7 @@ func (w *poolServer) count(ticks int64) {
 
 func newPoolServer(s *stoch) server {
 	p := s.p
-	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
+	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true, adm: p.Admission}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
 }
 
 // workers is the workers the pool has in segment sg, faults applied.
@@ -78,20 +85,74 @@ func (w *poolServer) workers(sg *Segment) int64 {
 	return int64(math.Round(float64(p.Workers) * sg.CapRate * sg.LatFactor / p.Capacity))
 }
 
-func (w *poolServer) begin(int64, *Segment) {}
+// begin halts the calls on the workers when an outage starts now, as its
+// in_service says (Segment.Halt).
+func (w *poolServer) begin(t int64, sg *Segment) {
+	if sg.Halt != HaltFinish && sg.From == t && w.busy > 0 && !w.outageBefore(t) {
+		w.halt(sg)
+	}
+}
+
+// outageBefore reports whether tick t − 1 was in an outage: one that
+// continues does not halt the calls again.
+func (w *poolServer) outageBefore(t int64) bool {
+	p := w.s.p
+	return t > 0 && p.Faults[p.SegmentAt(0, t-1)].HoldUntil > 0
+}
+
+// halt fails the calls on the workers (HaltFail: their workers free) or
+// puts their ends off until the outage ends (HaltHang: each then takes the
+// rest of its service), as an outage starting now in segment sg says. The
+// calls whose service would end after the run are not scheduled, and left
+// alone. A call's ticks on its worker (poolMeans.hold) follow.
+func (w *poolServer) halt(sg *Segment) {
+	s := w.s
+	w.held = w.held[:0]
+	s.cal.each(s.now, phService, func(at int64, ev *event) {
+		if ev.kind == evDone && ev.n > 0 {
+			w.held = append(w.held, held{at, *ev})
+			ev.g, ev.n = nil, 0 // its tick comes to nothing
+		}
+	})
+	delay := sg.HoldUntil - s.now
+	for _, h := range w.held {
+		g, n := h.ev.g, h.ev.n
+		if sg.Halt == HaltHang {
+			end := min(h.at+delay, s.p.Ticks)
+			w.means.hold += n * (end - h.at)
+			if end < s.p.Ticks {
+				s.schedule(end, phService, h.ev)
+			}
+		} else {
+			w.means.hold -= n * (h.at - s.now)
+			w.busy -= n
+			if g != nil {
+				s.fail(g, n, 0)
+			}
+		}
+		if g != nil {
+			s.gs.release(g) // the event put off took a reference of its own
+		}
+	}
+}
+
+// held is an end of service put off by an outage: the event, and its new tick.
+type held struct {
+	at int64
+	ev event
+}
 
 // arrive admits the calls the free workers and the waiting room have room
 // for and fails the rest; work starts them.
 func (w *poolServer) arrive(g *group, n int64) {
 	if w.loss || w.limit > 0 {
-		// the free workers, and queue_limit waiting beyond them, less the
-		// calls already waiting
+		// places: the free workers and the waiting room's limit, less the
+		// calls already waiting for them
 		room := max(0, w.workers(&w.s.p.Faults[w.s.seg])-w.busy) - w.room.queued
 		if !w.loss {
 			room += w.limit
 		}
-		room = max(0, room)
-		if rej := n - min(n, room); rej > 0 {
+		if rej := n - min(n, max(0, room)); rej > 0 {
 			w.s.fail(g, rej, 0)
 			n -= rej
 		}
@@ -118,37 +179,74 @@ func (w *poolServer) work(_ int64, sg *Segment, done []event) {
 		return
 	}
 	w.room.serve(free, w.start)
+	if n := w.unowned; n > 0 { // the calls started for nobody, split together
+		w.unowned = 0
+		w.hold(w.serviceSplit(n), nil)
+	}
 }
 
 // start puts k calls of g (nil: nobody waits for them), waiting since tick
-// since, on free workers, each for a service time of its own.
+// since, on free workers, each for a service time of its own. The calls
+// nobody waits for only hold workers: work splits those of the tick
+// together (unowned), so a storm's abandoned calls cost one split a tick.
 func (w *poolServer) start(g *group, k, since int64) {
 	s := w.s
-	p := s.p
 	w.busy += k
+	w.means.held += k
 	if g == nil { // served for nobody: counted now, the workers held all the same
 		s.served(k)
 		s.waste(k)
-	} else {
-		w.means.waited += k
-		w.means.wait += k * (s.now - since)
+		w.unowned += k
+		return
 	}
+	w.means.waited += k
+	w.means.wait += k * (s.now - since)
+	w.hold(w.serviceSplit(k), g)
+}
+
+// serviceSplit draws the service times of k calls starting now, in ticks.
+func (w *poolServer) serviceSplit(k int64) []split {
+	s := w.s
+	p := s.p
 	w.split = serviceSplit(w.split[:0], s.r, w.ticks.use(p.Service, p.TPS, p.Faults[s.seg].LatFactor), p.Ticks-s.now, k)
-	w.means.held += k
-	for _, sp := range w.split {
-		w.means.hold += sp.n * max(sp.d, 1)
-		at := s.now + max(sp.d, 1)
-		if g != nil && sp.d == 0 {
-			s.complete(g, sp.n, 0) // ends within the tick; its worker frees next tick
-			if at < p.Ticks {
-				s.schedule(at, phService, event{kind: evDone, n: sp.n})
+	return w.split
+}
+
+// hold schedules the ends of service of calls of g (nil: nobody waits for
+// them) split over ticks: a call ending in the tick it starts is answered
+// now and holds its worker to the next tick.
+func (w *poolServer) hold(sp []split, g *group) {
+	s := w.s
+	for _, x := range sp {
+		at := s.now + max(x.d, 1)
+		w.means.hold += x.n * (at - s.now)
+		if at >= s.p.Ticks {
+			if g != nil && x.d == 0 {
+				s.complete(g, x.n, 0)
 			}
 			continue
 		}
-		if at < p.Ticks {
-			s.schedule(at, phService, event{kind: evDone, g: g, n: sp.n})
+		switch {
+		case g == nil || x.d == 0:
+			if g != nil {
+				s.complete(g, x.n, 0)
+			}
+			w.release(at, x.n)
+		default:
+			s.schedule(at, phService, event{kind: evDone, g: g, n: x.n})
 		}
 	}
+}
+
+// release frees n workers at tick at (no call to answer then), in the
+// event scheduled last for that tick when it is such a release.
+func (w *poolServer) release(at, n int64) {
+	s := w.s
+	if ev := s.cal.last(s.now, at, phService); ev != nil && ev.kind == evDone && ev.g == nil {
+		ev.n += n
+		return
+	}
+	s.schedule(at, phService, event{kind: evDone, n: n})
 }
 
 func (w *poolServer) end() {
@@ -160,10 +258,19 @@ func (w *poolServer) end() {
 func (w *poolServer) backlog() int64 { return w.room.queued }
 
 // next is the next tick while calls wait (a fault may give workers back),
-// else never: the calls in service are scheduled.
+// else, while calls are on the workers, the start of the next outage that
+// halts them; else never: the calls in service are scheduled.
 func (w *poolServer) next(t int64) int64 {
 	if w.room.queued > 0 {
 		return t + 1
+	}
+	if w.busy > 0 {
+		p := w.s.p
+		for i := p.SegmentAt(w.s.seg, t) + 1; i < len(p.Faults); i++ {
+			if sg := &p.Faults[i]; sg.Halt != HaltFinish && !w.outageBefore(sg.From) {
+				return sg.From
+			}
+		}
 	}
 	return never
 }

@@ -108,8 +108,10 @@ func TestErlangCMeanWait(t *testing.T) {
 // TestLittle checks Little's law, L = λW, on worker pools drawn at random
 // (seeded): 1 to 8 workers, a utilisation from 0.3 to 0.95, any registered
 // service-time law (its default keys; a random mean for the laws that take
-// dependency.latency), a fifo or lifo waiting room, Poisson arrivals and no
-// timeouts. L is the pool's mean number in system (in_system_mean), λ the
+// dependency.latency), a fifo or lifo waiting room, Poisson arrivals, no
+// timeouts, and in turn a fault or none: a degradation to 70% of the workers or a
+// slowdown by 1.3 for a minute, or an outage of 5 s whose calls in service
+// finish, fail or hang. L is the pool's mean number in system (in_system_mean), λ the
 // calls that reached it a second, W the mean wait (wait_mean_s) plus the
 // mean time a call held its worker (service_mean_s): three measurements
 // made apart, which agree on every sample path up to the calls still in
@@ -117,7 +119,7 @@ func TestErlangCMeanWait(t *testing.T) {
 func TestLittle(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 2026))
 	laws := serviceKinds()
-	for range 10 {
+	for i := range 18 {
 		sc := poolScenario(1, 10, 1+r.IntN(8), 1000)
 		sc.Tick = Duration(5 * time.Millisecond)
 		sc.Dependency.Latency = Duration(time.Duration(20+r.IntN(180)) * time.Millisecond)
@@ -130,10 +132,24 @@ func TestLittle(t *testing.T) {
 		mean := sc.Dependency.Service.law(sc.Dependency.Latency.Seconds()).mean()
 		rho := 0.3 + 0.65*r.Float64()
 		sc.Load = rho * float64(sc.Dependency.Workers) / mean
+		fault := "no fault"
+		f := Fault{Start: Duration(200 * time.Second), Length: Duration(time.Minute), Factor: 1}
+		switch i % 6 { // each fault three times
+		case 1:
+			f.Kind, f.Capacity = "degradation", 0.7*float64(sc.Dependency.Workers)/mean
+		case 2:
+			f.Kind, f.Factor = "slowdown", 1.3
+		case 3, 4, 5:
+			f.Kind, f.Length, f.InService = "outage", Duration(5*time.Second), []string{"finish", "fail", "hang"}[i%6-3]
+		}
+		if f.Kind != "" {
+			sc.Fault = []Fault{f}
+			fault = f.Kind + " " + f.InService
+		}
 		res := poolMeansOver(t, sc, 1)
 		lambda := res.Calls / sc.Duration.Seconds()
 		w := res.WaitMeanS + res.ServiceMeanS
-		name := fmt.Sprintf("%d workers, %s service of mean %.3g s, %s, ρ %.2f", sc.Dependency.Workers, sc.Dependency.Service.Kind, mean, sc.Dependency.Queue, rho)
+		name := fmt.Sprintf("%d workers, %s service of mean %.3g s, %s, ρ %.2f, %s", sc.Dependency.Workers, sc.Dependency.Service.Kind, mean, sc.Dependency.Queue, rho, fault)
 		if l := res.InSystemMean; math.Abs(l-lambda*w) > 0.01*l {
 			t.Errorf("%s: L = %.4f calls, λW = %.3f/s × %.4f s = %.4f: Little's law off by more than 1%%", name, l, lambda, w, lambda*w)
 		} else {

@@ -13,7 +13,9 @@ type queueServer struct {
 	cr        credit
 	cl        collapse
 	lifo      bool
-	apart     bool // calls of a group that arrive in different ticks wait in entries apart (a worker pool measures their waits)
+	apart     bool     // calls of a group that arrive in different ticks wait in entries apart (a worker pool measures their waits; an admission rule sheds by them)
+	adm       admitter // the admission rule; nil for none
+	emptyAt   int64    // the last tick the room was empty (admission rules read it)
 	limit     int64
 	q         []qEntry
 	head      int
@@ -47,6 +49,9 @@ func (q *queueServer) arrive(g *group, n int64) {
 	}
 	if n == 0 || g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
 		return // nobody waits for them, and the dependency drops such calls
+	}
+	if q.queued == 0 {
+		q.emptyAt = q.s.now
 	}
 	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || q.q[k].at == q.s.now) {
 		q.q[k].n += n
@@ -89,18 +94,28 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 	s := q.s
 	c0 := c
 	dropping := s.p.DropExpired
+	lifo, limit := q.lifo, never
+	if q.adm != nil {
+		lifo, limit = q.adm.newestFirst(s.now, q.emptyAt, q.lifo), q.adm.limit(s.now, q.emptyAt)
+		if lifo {
+			q.shedOldest(limit) // newest first leaves the oldest behind: shed those waited too long
+		}
+	}
 	for c > 0 && q.head < len(q.q) {
 		if !s.poll() {
 			return c0 - c, false // the run ends here
 		}
 		i := q.head
-		if q.lifo {
+		if lifo {
 			i = len(q.q) - 1
 		}
 		e := &q.q[i]
 		e.dropWithdrawn()
 		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (dropping || e.g.state == gsCancelled) {
 			e.n = 0 // withdrawn: no longer counted in queued
+		}
+		if e.n > 0 && s.now-e.at > limit {
+			q.shed(e)
 		}
 		if e.n > 0 {
 			k := min(c, e.n)
@@ -119,18 +134,53 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 				s.gs.release(e.g)
 				e.g = nil
 			}
-			if q.lifo {
+			if lifo {
 				q.q = q.q[:i]
 			} else {
 				q.head++
 			}
 		}
 	}
+	if q.queued == 0 {
+		q.emptyAt = s.now
+	}
 	if q.head == len(q.q) {
 		q.q, q.head = q.q[:0], 0
 	}
 	q.compact()
 	return c0 - c, true
+}
+
+// shed answers the calls of entry e with an error instead of serving them
+// (an admission rule's): the calls of a caller still waiting fail, which
+// it may retry; calls nobody waits for go.
+func (q *queueServer) shed(e *qEntry) {
+	q.queued -= e.n
+	if g := e.g; g != nil && g.state == gsOpen {
+		g.queued -= e.n
+		q.s.fail(g, e.n, 0)
+	}
+	e.n = 0
+}
+
+// shedOldest sheds the entries at the head of the room that waited more
+// than limit ticks: serving newest first, the room would not reach them.
+func (q *queueServer) shedOldest(limit int64) {
+	for q.head < len(q.q) && q.s.now-q.q[q.head].at > limit {
+		e := &q.q[q.head]
+		e.dropWithdrawn()
+		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (q.s.p.DropExpired || e.g.state == gsCancelled) {
+			e.n = 0
+		}
+		if e.n > 0 {
+			q.shed(e)
+		}
+		if e.g != nil {
+			q.s.gs.release(e.g)
+			e.g = nil
+		}
+		q.head++
+	}
 }
 
 // compact merges neighbouring abandoned entries (their calls are only
@@ -239,6 +289,8 @@ func (q *queueServer) entries() int64 { return int64(cap(q.q)) }
 
 func (q *queueServer) adopt(old, np *Plan) {
 	q.limit = np.QueueLimit
+	q.adm = np.Admission
+	q.apart = q.apart || np.Admission != nil
 	if old.Collapse != np.Collapse {
 		q.cl = newCollapse(np.Collapse)
 	}

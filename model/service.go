@@ -72,16 +72,22 @@ func (t *serviceTicks) use(law serviceLaw, tps, factor float64) *serviceTicks {
 	return t
 }
 
+// splitOneByOne is the most calls serviceSplit draws one by one: one
+// uniform and one quantile each, where a binomial of so few calls at every
+// tick they may end in costs a uniform per call and tick
+// (BenchmarkStorm10kPool).
+const splitOneByOne = 16
+
 // serviceSplit spreads n calls starting service now over the ticks their
 // service ends in, into dst (d = ticks from now), each call's time drawn
 // from t's law, stretched by its factor and rounded to the nearest tick, at
-// most capT ticks. Up to four calls are drawn one by one by inversion; a
-// larger group takes sequential binomials over the ticks — the number
-// ending in tick j among those not ended before it is binomial with the
-// law's conditional probability — until four calls or fewer are left,
-// which are drawn one by one from the law conditioned on lasting that
-// long. Either way the counts are exactly the multinomial of n independent
-// draws.
+// most capT ticks. Up to splitOneByOne calls are drawn one by one by
+// inversion; a larger group takes sequential binomials over the ticks —
+// the number ending in tick j among those not ended before it is binomial
+// with the law's conditional probability — until splitOneByOne calls or
+// fewer are left, which are drawn one by one from the law conditioned on
+// lasting that long. Either way the counts are exactly the multinomial of
+// n independent draws.
 func serviceSplit(dst []split, r source, t *serviceTicks, capT int64, n int64) []split {
 	law, scale := t.law, t.scale
 	if a, ok := law.(atomic); ok {
@@ -94,7 +100,8 @@ func serviceSplit(dst []split, r source, t *serviceTicks, capT int64, n int64) [
 			dst = append(dst, split{capT, rest})
 			break
 		}
-		if rest <= 4 {
+		if rest <= splitOneByOne {
+			start = len(dst) // the ticks before j are in order, each once; the draws end at j or later
 			for range rest {
 				// the survival at the draw is uniform on (0, s0]
 				x := math.Round(law.upper(s0*(1-r.Float64())) * scale)
@@ -115,7 +122,7 @@ func serviceSplit(dst []split, r source, t *serviceTicks, capT int64, n int64) [
 		rest -= m
 		s0 = s1
 	}
-	tail := groupSplits(dst[start:])
+	tail := groupSplits(dst[start:]) // the draws one by one, in order
 	return append(dst[:start], tail...)
 }
 

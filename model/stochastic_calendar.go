@@ -239,6 +239,25 @@ func (c *calendar) migrate(now int64) {
 	}
 }
 
+// each calls f on every event of phase ph scheduled after tick now, in no
+// particular order; f may change the event in place but not schedule.
+// It walks the whole ring: for what happens rarely (an outage halting a
+// worker pool).
+func (c *calendar) each(now int64, ph uint8, f func(at int64, ev *event)) {
+	for off := int64(1); off < int64(len(c.ring)); off++ {
+		at := now + off
+		l := c.ring[at&c.mask].lists[ph]
+		for i := range l {
+			f(at, &l[i])
+		}
+	}
+	for i := range c.far {
+		if int(c.far[i].ph) == int(ph) {
+			f(c.far[i].at, &c.far[i].ev)
+		}
+	}
+}
+
 // busyAt reports whether tick t's slot holds start-phase events.
 func (c *calendar) busyAt(t int64) bool {
 	i := t & c.mask

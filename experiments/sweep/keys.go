@@ -240,7 +240,9 @@ func kindVariants(base model.Scenario) []kindVariant {
 	return out
 }
 
-// Differs lists the keys of sc whose value differs from base.
+// Differs lists the keys of sc whose value differs from base. In a list
+// entry base lacks, a key that takes one of a few words and is left empty
+// (which stands for the default its doc names) is not listed.
 func Differs(sc, base model.Scenario) []Key {
 	// A layer the base lacks is compared with a default layer, so only
 	// what its entry sets stands out.
@@ -254,7 +256,11 @@ func Differs(sc, base model.Scenario) []Key {
 	}
 	var out []Key
 	for _, k := range Keys(sc) {
-		if v, ok := had[k.Path]; !ok || v != k.Value {
+		v, ok := had[k.Path]
+		if !ok && k.Value == `""` && k.Choices != nil {
+			continue // a word left empty in an entry the base lacks (a fault's): it stands for its default
+		}
+		if !ok || v != k.Value {
 			out = append(out, k)
 		}
 	}
