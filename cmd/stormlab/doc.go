@@ -407,14 +407,21 @@
 // breaker's placement says; a per-try timeout is a gRPC deadline on each
 // try; a budget of kind grpc is gRPC's own retryPolicy and retryThrottling
 // from a generated service config, and every other budget kind is the
-// model's own, asked by the client one try at a time. The dependency is a
-// gRPC server serving the scenario's capacity tick by tick (its faults,
-// queue discipline and limit, expired work dropped or served, collapse
-// law); the load is an open-loop generator of the scenario's arrivals.
-// Callers abandon work below them only where the scenario cancels it. What
-// the lab cannot run yet (the queue engine, closed loops, load shapes,
-// hedging, network delays, service latency, slowdowns, changes of anything
-// but the callers' policies) is refused with exit code 2 before anything
+// model's own, asked by the client one try at a time. A hedging layer runs
+// each try through failsafe-go's hedge policy (grpc-go has no hedging: it
+// ignores a service config's hedgingPolicy): one copy after the layer's
+// fixed delay, the first success winning and the loser's call cancelled.
+// The dependency is a gRPC server serving the scenario's capacity tick by
+// tick (its faults, slowdowns and degradations included, queue discipline
+// and limit, expired work dropped or served, collapse law) and answering
+// after its service latency in whole ticks; the network delay is a sleep
+// before each hop handles a call and before its answer goes back; the load
+// is an open-loop generator of the scenario's arrivals. Callers abandon
+// work below them only where the scenario cancels it. What the lab cannot
+// run yet (the queue engine, closed loops, load shapes, the latency
+// server, hedging at a percentile, under a cap below 1 or with a retry
+// budget, non-retryable failures, pushback, changes of anything but the
+// callers' policies) is refused with exit code 2, by name, before anything
 // runs.
 //
 // A run the machine cannot keep up with is not reported: when the load

@@ -51,6 +51,7 @@ type phase struct {
 	lp          model.LayerPlan
 	budgets     *budgetGate
 	breakerFrom int
+	hedging     *hedging // nil: the layer does not hedge
 }
 
 // stateKey names a client's state in a phase.
@@ -194,10 +195,18 @@ func (c *caller) call(ctx context.Context, n note) error {
 			tctx, cancel = context.WithTimeout(tctx, c.clock.wallTicks(float64(lp.Timeout)))
 			defer cancel()
 		}
-		c.k.inFlight.Add(1)
-		var out frame
-		err := grpc.Invoke(tctx, hopMethod, &body, &out, c.conn(cl))
-		c.k.inFlight.Add(-1)
+		send := func(ctx context.Context) error {
+			c.k.inFlight.Add(1)
+			defer c.k.inFlight.Add(-1)
+			var out frame
+			return grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl))
+		}
+		var err error
+		if h := c.phases[ph].hedging; h != nil {
+			err = h.try(tctx, send)
+		} else {
+			err = send(tctx)
+		}
 		timedOut := err != nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		if timedOut {
 			c.k.add(cTimeouts, 1)

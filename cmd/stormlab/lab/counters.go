@@ -15,6 +15,7 @@ const (
 	cTimeouts                    // tries a caller gave up on
 	cServed                      // calls the dependency completed
 	cWasted                      // of those, calls whose caller had given up
+	cHedges                      // second copies of slow tries sent
 	nCounts
 )
 

@@ -21,8 +21,12 @@ import (
 // the tick's capacity does not cover. A waiting call whose caller has gone
 // (gRPC cancelled its context: the caller's per-try deadline passed, or it
 // cancelled) is skipped when the scenario drops expired work, and served as
-// wasted work otherwise. Flaky requests fail their first tries at once, and
-// a served call fails with the scenario's failure probability.
+// wasted work otherwise; a call its caller cancelled (a hedge that lost,
+// or work abandoned where the scenario cancels it) is always withdrawn.
+// Flaky requests fail their first tries at once, and a served call fails
+// with the scenario's failure probability. A served call is answered after
+// the scenario's service latency (times a slowdown's factor), in the
+// model's whole ticks (model.Plan.ServiceTicks).
 type dependency struct {
 	p     *model.Plan
 	clock *clock
@@ -42,8 +46,15 @@ type dependency struct {
 // waiter is a call waiting for the dependency's capacity.
 type waiter struct {
 	ctx  context.Context
-	done chan error
-	gone bool // its caller has gone and it was withdrawn (drop_expired)
+	done chan reply
+	gone bool // its caller has gone and it was withdrawn
+}
+
+// reply is a served call's answer and the tick it is due in: the tick it
+// was served in plus the service latency.
+type reply struct {
+	err error
+	at  int64
 }
 
 func newDependency(p *model.Plan, c *clock, k *counters, seed uint64) *dependency {
@@ -73,30 +84,32 @@ func (d *dependency) call(ctx context.Context, n note) error {
 			d.credit--
 		}
 		fail := ok && d.failAnyway()
+		at := t + d.p.ServiceTicks(d.seg)
 		d.mu.Unlock()
-		d.endOfTick(ctx, t)
 		if !ok {
+			d.endOfTick(ctx, t)
 			return unavailable("over capacity")
 		}
 		d.k.addAt(cServed, t, 1)
+		var err error
 		if fail {
-			return unavailable("failed")
+			err = unavailable("failed")
 		}
-		return nil
+		return d.answer(ctx, reply{err, at})
 	}
 	if d.p.QueueLimit > 0 && d.live >= d.p.QueueLimit {
 		d.mu.Unlock()
 		return unavailable("queue full")
 	}
-	w := &waiter{ctx: ctx, done: make(chan error, 1)}
+	w := &waiter{ctx: ctx, done: make(chan reply, 1)}
 	d.waiting = append(d.waiting, w)
 	d.live++
 	d.mu.Unlock()
 	select {
-	case err := <-w.done:
-		return err
+	case r := <-w.done:
+		return d.answer(ctx, r)
 	case <-ctx.Done():
-		if d.p.DropExpired || d.p.Cancel {
+		if d.p.DropExpired || d.p.Cancel || ctx.Err() == context.Canceled {
 			d.mu.Lock()
 			if !w.gone {
 				select {
@@ -129,6 +142,22 @@ func (d *dependency) endOfTick(ctx context.Context, t int64) {
 	case <-tm.C:
 	case <-ctx.Done():
 	}
+}
+
+// answer gives a served call's answer at the end of the tick it is due in
+// (at once when that has passed). A success whose caller has gone by then
+// is wasted work, counted in that tick, as the model counts an answer
+// nobody waits for.
+func (d *dependency) answer(ctx context.Context, r reply) error {
+	gone := ctx.Err() != nil // gone before it was served: counted then
+	d.endOfTick(ctx, r.at)
+	if ctx.Err() != nil {
+		if r.err == nil && !gone {
+			d.k.addAt(cWasted, r.at, 1)
+		}
+		return status.FromContextError(ctx.Err()).Err()
+	}
+	return r.err
 }
 
 // failAnyway draws whether a served call fails anyway.
@@ -204,7 +233,7 @@ func (d *dependency) serve(t int64) {
 		if d.failAnyway() {
 			err = unavailable("failed")
 		}
-		w.done <- err
+		w.done <- reply{err, t + d.p.ServiceTicks(d.seg)}
 	}
 	if d.head > 1024 && d.head*2 > len(d.waiting) {
 		d.waiting = append(d.waiting[:0], d.waiting[d.head:]...)
@@ -236,4 +265,15 @@ func (d *dependency) work(ctx context.Context) {
 			d.mu.Unlock()
 		}
 	}
+}
+
+// finish serves the run's last ticks, which work, stopped with the run,
+// may not have reached: the model serves a call in its last tick too.
+func (d *dependency) finish() {
+	if !d.p.Server.Queues() {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.advance(d.clock.ticks - 1)
 }

@@ -4,9 +4,16 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/spec"
@@ -198,5 +205,124 @@ func TestDistorted(t *testing.T) {
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.k, got, c.want)
 		}
+	}
+}
+
+// Hedging through a slowdown on real gRPC: failsafe-go's hedge policy
+// around each try sends the model's hedges, one for each request that
+// arrives while the store is slow, and the store sees the model's calls,
+// with and without a network delay, exactly.
+func TestHedgingOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "lab-hedging"), 0)
+	for _, c := range o.Cells {
+		// the counts follow from the tick each request starts in: one the
+		// generator starts three ticks late or more can cross the
+		// slowdown's edge (the nearest arrivals are four ticks from it)
+		if tick := c.Cell.Plan.TickS; c.Disagreement > 0 && c.Keep.LagMax >= 3*tick {
+			t.Skipf("%s: %d columns disagree, and the generator started a request %.3f s late, three ticks or more: the exact counts need it on time", c.Cell.Label(), c.Disagreement, c.Keep.LagMax)
+		}
+	}
+	disagreements(t, o)
+	for _, label := range []string{"store=slowed for 1 s, hedging=after 120 ms", "store=slowed for 1 s, 10 ms network, hedging=after 120 ms"} {
+		if c := cellOf(t, o, label); c.Lab.Hedges != 20 || c.Model.Hedges != 20 {
+			t.Errorf("%s: %v hedges on real gRPC and %v in the model, want the 20 requests of the slow second", label, c.Lab.Hedges, c.Model.Hedges)
+		}
+	}
+}
+
+// grpc-go has no hedging: it accepts a service config's hedgingPolicy and
+// ignores it, sending one copy of a slow call, which is why the lab hedges
+// with failsafe-go. Should grpc-go start hedging, this fails, and the lab
+// should use it.
+func TestGRPCGoIgnoresHedgingPolicy(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copies atomic.Int32
+	s := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}))
+	s.RegisterService(hopService(), hopFunc(func(ctx context.Context, _ note) error {
+		copies.Add(1)
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+		}
+		return nil
+	}))
+	go s.Serve(lis)
+	defer s.Stop()
+	cfg := `{"methodConfig":[{"name":[{"service":"stormlab.lab.Hop"}],"hedgingPolicy":{"maxAttempts":3,"hedgingDelay":"0.01s","nonFatalStatusCodes":["UNAVAILABLE"]}}]}`
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{})), grpc.WithDefaultServiceConfig(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body, out := note{}.frame(), frame{}
+	if err := grpc.Invoke(context.Background(), hopMethod, &body, &out, conn); err != nil {
+		t.Fatal(err)
+	}
+	if n := copies.Load(); n != 1 {
+		t.Errorf("the server saw %d copies of a call 200 ms slow with a 10 ms hedgingDelay: grpc-go hedges now", n)
+	}
+}
+
+// hopFunc is a hop's server as a function.
+type hopFunc func(context.Context, note) error
+
+func (f hopFunc) call(ctx context.Context, n note) error { return f(ctx, n) }
+
+// The lab's table of what it runs names every kind the model registers,
+// and no other: a kind added to a registry must be run or refused by name.
+func TestKindSupportMatchesRegistry(t *testing.T) {
+	support := kindSupport()
+	for _, f := range model.Families() {
+		got, ok := support[f.Key]
+		if !ok {
+			t.Errorf("the lab says nothing of %s (%s)", f.Key, f.Name)
+			continue
+		}
+		for _, k := range f.Names() {
+			if _, ok := got[k]; !ok {
+				t.Errorf("%s = %q: the lab neither runs nor refuses it", f.Key, k)
+			}
+		}
+		for k := range got {
+			if _, ok := f.Lookup(k); !ok {
+				t.Errorf("%s = %q: the lab names a kind the model does not register", f.Key, k)
+			}
+		}
+		delete(support, f.Key)
+	}
+	for key := range support {
+		t.Errorf("the lab names %s, which picks no kind the model registers", key)
+	}
+}
+
+// What the lab cannot run is refused by name: closed loops, hedging at a
+// percentile or under a cap or a budget (the hedging experiment's cells),
+// and kinds refused by the table with the table's words.
+func TestRefusedByName(t *testing.T) {
+	err := Check(load(t, "hedging"))
+	for _, want := range []string{"hedging at a latency percentile", "a hedge cap of 0.02", "hedging with a retry budget"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("hedging.toml: %v; want it refused for %q", err, want)
+		}
+	}
+	e := load(t, "open-vs-closed")
+	var closed bool
+	for _, c := range Cells(e) {
+		if c.Plan.Arrivals == model.ArriveClosed {
+			closed = true
+			if why := unsupported(c.Plan); !slices.Contains(why, kindSupport()["arrivals"]["closed"]) {
+				t.Errorf("%s: %v; want the closed loop refused", c.Label(), why)
+			}
+		}
+	}
+	if !closed {
+		t.Fatal("open-vs-closed has no closed-loop cell to refuse")
+	}
+	if err := Check(load(t, "lab-hedging")); err != nil {
+		t.Errorf("lab-hedging: %v", err)
 	}
 }

@@ -26,6 +26,7 @@ func series(p *model.Plan, k *counters, queues []int64, unhealthy []bool, upto i
 			row.RefusedBreaker += float64(k.at(cRefusedBreaker, t))
 			row.Served += float64(k.at(cServed, t))
 			row.Wasted += float64(k.at(cWasted, t))
+			row.Hedges += float64(k.at(cHedges, t))
 			inflight += k.at(cRequests, t) - k.at(cOK, t) - k.at(cFailed, t)
 			seg = p.SegmentAt(seg, t)
 			capacity += p.Faults[seg].CapRate
