@@ -416,9 +416,10 @@
 // and limit, expired work dropped or served, collapse law) and answering
 // after its service latency in whole ticks; the network delay is a sleep
 // before each hop handles a call and before its answer goes back; the load
-// is an open-loop generator of the scenario's arrivals. Callers abandon
-// work below them only where the scenario cancels it. What the lab cannot
-// run yet (the queue engine, closed loops, load shapes, the latency
+// is a generator of the scenario's arrivals (open loop, its load shape
+// included, or closed loop: a client's next request a think time after
+// its answer). Callers abandon work below them only where the scenario
+// cancels it. What the lab cannot run yet (the queue engine, the latency
 // server, hedging at a percentile, under a cap below 1 or with a retry
 // budget, non-retryable failures, pushback, changes of anything but the
 // callers' policies) is refused with exit code 2, by name, before anything

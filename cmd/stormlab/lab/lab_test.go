@@ -5,8 +5,8 @@ import (
 	"errors"
 	"math"
 	"net"
+	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -299,9 +299,9 @@ func TestKindSupportMatchesRegistry(t *testing.T) {
 	}
 }
 
-// What the lab cannot run is refused by name: closed loops, hedging at a
-// percentile or under a cap or a budget (the hedging experiment's cells),
-// and kinds refused by the table with the table's words.
+// What the lab cannot run is refused by name: hedging at a percentile or
+// under a cap or a budget (the hedging experiment's cells), and a kind the
+// table refuses (the latency server) with the table's words.
 func TestRefusedByName(t *testing.T) {
 	err := Check(load(t, "hedging"))
 	for _, want := range []string{"hedging at a latency percentile", "a hedge cap of 0.02", "hedging with a retry budget"} {
@@ -309,20 +309,36 @@ func TestRefusedByName(t *testing.T) {
 			t.Errorf("hedging.toml: %v; want it refused for %q", err, want)
 		}
 	}
-	e := load(t, "open-vs-closed")
-	var closed bool
-	for _, c := range Cells(e) {
-		if c.Plan.Arrivals == model.ArriveClosed {
-			closed = true
-			if why := unsupported(c.Plan); !slices.Contains(why, kindSupport()["arrivals"]["closed"]) {
-				t.Errorf("%s: %v; want the closed loop refused", c.Label(), why)
-			}
-		}
+	file := filepath.Join(t.TempDir(), "latency-server.toml")
+	text := "title = \"t\"\nengine = \"stochastic\"\n[scenario]\nduration = \"10s\"\nload = 10\nlayer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 0\nlatency = \"50ms\"\nlatency_slope = \"4ms\"\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if !closed {
-		t.Fatal("open-vs-closed has no closed-loop cell to refuse")
+	e, err := experiments.Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err, want := Check(e), kindSupport()["dependency.queue"]["latency"]; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("the latency server: %v; want it refused for %q", err, want)
 	}
 	if err := Check(load(t, "lab-hedging")); err != nil {
 		t.Errorf("lab-hedging: %v", err)
+	}
+}
+
+// The load generator sends the model's requests: a ramp of constant
+// arrivals exactly, and closed loops, whose clients wait for their answer
+// and think before the next request, within the experiment's tolerance.
+func TestArrivalsOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "lab-arrivals"), 0)
+	disagreements(t, o)
+	c := cellOf(t, o, "load=ramp")
+	if c.Lab.Requests != c.Model.Requests || c.Lab.Calls != c.Model.Calls || c.Lab.Requests == 0 {
+		t.Errorf("the ramp: %v requests and %v calls on real gRPC, the model %v and %v", c.Lab.Requests, c.Lab.Calls, c.Model.Requests, c.Model.Calls)
+	}
+	for _, label := range []string{"load=closed, think 100 ms", "load=closed, think 200 ms"} {
+		if c := cellOf(t, o, label); c.Lab.Requests == 0 || c.Lab.Pending > float64(c.Cell.Plan.Clients) {
+			t.Errorf("%s: %v requests, %v pending: a closed loop has at most one request a client outstanding", label, c.Lab.Requests, c.Lab.Pending)
+		}
 	}
 }

@@ -21,8 +21,7 @@ func kindSupport() map[string]map[string]string {
 		}
 		return m
 	}
-	arrivals := runs("constant", "poisson", "burst")
-	arrivals["closed"] = "closed-loop arrivals"
+	arrivals := runs("constant", "poisson", "closed", "burst")
 	queue := runs("fifo", "lifo", "none")
 	queue["latency"] = "the congestive latency server"
 	return map[string]map[string]string{
@@ -60,9 +59,6 @@ func unsupported(p *model.Plan) []string {
 		if why := support[key][chosen[key]]; why != "" {
 			add("%s", why)
 		}
-	}
-	if len(p.Shape) > 0 {
-		add("a load shape")
 	}
 	if p.Backlog > 0 || p.Abandoned > 0 {
 		add("an initial backlog")
