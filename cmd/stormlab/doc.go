@@ -421,9 +421,12 @@
 // its answer). Callers abandon work below them only where the scenario
 // cancels it. What the lab cannot run yet (the queue engine, the latency
 // server, hedging at a percentile, under a cap below 1 or with a retry
-// budget, non-retryable failures, pushback, changes of anything but the
-// callers' policies) is refused with exit code 2, by name, before anything
-// runs.
+// budget, pushback with gRPC's retry throttling, changes of anything but
+// the callers' policies) is refused with exit code 2, by name, before
+// anything runs. An answer not to retry is INVALID_ARGUMENT (the
+// scenario's fatal share of the dependency's errors) or UNAVAILABLE with
+// gRPC's grpc-retry-pushback-ms trailer at −1 (its pushback); a layer
+// passes either on up, and no caller retries it.
 //
 // A run the machine cannot keep up with is not reported: when the load
 // generator starts a tick's requests later than a quarter of the user's

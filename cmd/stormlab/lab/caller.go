@@ -10,6 +10,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/stormlab/stormlab/model"
 )
@@ -148,7 +149,8 @@ func (c *caller) executor(lp model.LayerPlan, s *clientState, breaker failsafe.P
 			ReturnLastFailure().
 			AbortIf(func(_ any, err error) bool {
 				var r *refusedByBudget
-				return errors.As(err, &r) || errors.Is(err, circuitbreaker.ErrOpen)
+				var f *final
+				return errors.As(err, &r) || errors.As(err, &f) || errors.Is(err, circuitbreaker.ErrOpen)
 			}).
 			WithDelayFunc(func(ex failsafe.ExecutionAttempt[any]) time.Duration {
 				cs, _ := ex.Context().Value(callKey{}).(*callState)
@@ -199,7 +201,8 @@ func (c *caller) call(ctx context.Context, n note) error {
 			c.k.inFlight.Add(1)
 			defer c.k.inFlight.Add(-1)
 			var out frame
-			return grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl))
+			var trailer metadata.MD
+			return finalOf(grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl), grpc.Trailer(&trailer)), trailer)
 		}
 		var err error
 		if h := c.phases[ph].hedging; h != nil {
@@ -213,6 +216,16 @@ func (c *caller) call(ctx context.Context, n note) error {
 		}
 		afterTimeout := cs.afterTimeout
 		cs.afterTimeout = timedOut
+		var f *final
+		if errors.As(err, &f) {
+			// an answer not to retry: refused if attempts were left, and
+			// not told to the budget as a failure, as in the model
+			c.countFinal(f, attempt < int(lp.Attempts))
+			if budgets.on() {
+				budgets.end(c.layer, cl, retry)
+			}
+			return err
+		}
 		if !budgets.on() {
 			return err
 		}
@@ -243,6 +256,18 @@ func (c *caller) call(ctx context.Context, n note) error {
 	}
 	c.countRefusal(err)
 	return err
+}
+
+// countFinal counts an answer not to retry that ended a call with attempts
+// left: a retry the answer refused.
+func (c *caller) countFinal(f *final, attemptsLeft bool) {
+	switch {
+	case !attemptsLeft:
+	case f.pushback:
+		c.k.add(cRefusedPushback, 1)
+	default:
+		c.k.add(cNotRetryable, 1)
+	}
 }
 
 // countRefusal counts the refusal that ended a call, if one did.

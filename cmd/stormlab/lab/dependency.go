@@ -24,7 +24,10 @@ import (
 // wasted work otherwise; a call its caller cancelled (a hedge that lost,
 // or work abandoned where the scenario cancels it) is always withdrawn.
 // Flaky requests fail their first tries at once, and a served call fails
-// with the scenario's failure probability. A served call is answered after
+// with the scenario's failure probability; an error answer is one not to
+// retry (INVALID_ARGUMENT) with the scenario's fatal share, UNAVAILABLE
+// otherwise. Above the scenario's pushback, a call that arrives is answered
+// at once with gRPC's pushback (final). A served call is answered after
 // the scenario's service latency (times a slowdown's factor), in the
 // model's whole ticks (model.Plan.ServiceTicks).
 type dependency struct {
@@ -37,6 +40,7 @@ type dependency struct {
 	head    int       // waiting[head:] are waiting (fifo)
 	live    int64     // waiting calls not withdrawn
 	credit  float64   // calls of capacity carried (model credit rule)
+	lastCap float64   // the capacity of the last tick served, in calls
 	served  int64     // last tick served (the waiting room, or a loss server's credit)
 	seg     int       // fault segment of the last tick served
 	tries   map[uint64]int32
@@ -72,9 +76,10 @@ func (d *dependency) call(ctx context.Context, n note) error {
 	if n.Flaky && d.p.FlakyTries > 0 {
 		d.tries[n.Request]++
 		if d.tries[n.Request] <= d.p.FlakyTries {
+			err := d.failure("flaky")
 			d.mu.Unlock()
 			d.endOfTick(ctx, t)
-			return unavailable("flaky")
+			return err
 		}
 	}
 	if !d.p.Server.Queues() {
@@ -83,23 +88,31 @@ func (d *dependency) call(ctx context.Context, n note) error {
 		if ok {
 			d.credit--
 		}
-		fail := ok && d.failAnyway()
+		var err error
+		switch {
+		case !ok:
+			err = d.failure("over capacity")
+		case d.failAnyway():
+			err = d.failure("failed")
+		}
 		at := t + d.p.ServiceTicks(d.seg)
 		d.mu.Unlock()
 		if !ok {
 			d.endOfTick(ctx, t)
-			return unavailable("over capacity")
+			return err
 		}
 		d.k.addAt(cServed, t, 1)
-		var err error
-		if fail {
-			err = unavailable("failed")
-		}
 		return d.answer(ctx, reply{err, at})
 	}
-	if d.p.QueueLimit > 0 && d.live >= d.p.QueueLimit {
+	if d.p.Pushback > 0 && d.live > d.p.Pushback {
 		d.mu.Unlock()
-		return unavailable("queue full")
+		d.endOfTick(ctx, t)
+		return pushback(ctx, "overloaded: do not retry")
+	}
+	if d.p.QueueLimit > 0 && d.live >= d.p.QueueLimit {
+		err := d.failure("queue full")
+		d.mu.Unlock()
+		return err
 	}
 	w := &waiter{ctx: ctx, done: make(chan reply, 1)}
 	d.waiting = append(d.waiting, w)
@@ -160,6 +173,15 @@ func (d *dependency) answer(ctx context.Context, r reply) error {
 	return r.err
 }
 
+// failure is an error answer of the dependency: one not to retry with the
+// scenario's fatal share, drawn (under the lock), UNAVAILABLE otherwise.
+func (d *dependency) failure(why string) error {
+	if d.p.FatalShare > 0 && d.r.Float64() < d.p.FatalShare {
+		return fatal(why)
+	}
+	return unavailable(why)
+}
+
 // failAnyway draws whether a served call fails anyway.
 func (d *dependency) failAnyway() bool {
 	return d.p.FailureP > 0 && d.r.Float64() < d.p.FailureP
@@ -182,12 +204,23 @@ func (d *dependency) capacity(t int64) float64 {
 	return rate * d.p.TickS
 }
 
-// advance serves every tick up to t by the model's credit rule: a tick's
-// capacity is added to the credit and whole calls of it are served; whole
-// calls of credit a tick left unused (the server idled) are lost, except
-// that a server of less than one call a tick stays ready for one.
+// advance serves every tick up to t by the model's credit rule: a tick
+// ends with whole calls of credit it left unused lost (a server of less
+// than one call a tick stays ready for one instead), and the next adds its
+// capacity to the credit (a server of less than one call a tick that is
+// ready gains nothing); whole calls of it are served.
 func (d *dependency) advance(t int64) {
 	for x := d.served + 1; x <= t; x++ {
+		if x > 0 { // the end of tick x − 1
+			if d.credit >= 1-1e-9 {
+				if d.lastCap < 1 {
+					d.credit = 1
+				} else {
+					d.credit -= math.Floor(d.credit + 1e-9)
+				}
+			}
+			d.credit = max(0, d.credit)
+		}
 		c := d.capacity(x)
 		switch {
 		case c <= 0:
@@ -195,11 +228,9 @@ func (d *dependency) advance(t int64) {
 		case c < 1 && d.credit >= 1-1e-9:
 			d.credit = 1
 		default:
-			if d.credit >= 1-1e-9 {
-				d.credit -= math.Floor(d.credit + 1e-9)
-			}
 			d.credit += c
 		}
+		d.lastCap = c
 		if d.p.Server.Queues() {
 			d.serve(x)
 			d.k.sampleQueue(x, d.live)
@@ -231,7 +262,7 @@ func (d *dependency) serve(t int64) {
 		}
 		var err error
 		if d.failAnyway() {
-			err = unavailable("failed")
+			err = d.failure("failed")
 		}
 		w.done <- reply{err, t + d.p.ServiceTicks(d.seg)}
 	}

@@ -20,7 +20,8 @@ import (
 // dependency withdraws it from its waiting room); a copy that fails after
 // the hedge was sent leaves its twin to carry the try alone, the try
 // failing when both have; a copy that fails before then fails the try at
-// once. Both copies share the try's deadline. grpc-go has no hedging of
+// once; an answer not to retry decides the try as a success does. Both
+// copies share the try's deadline. grpc-go has no hedging of
 // its own: it ignores a service config's hedgingPolicy.
 type hedging struct {
 	exec failsafe.Executor[any]
@@ -55,7 +56,8 @@ func newHedging(h model.HedgePlan, c *clock, k *counters) *hedging {
 		WithMaxHedges(1).
 		CancelIf(func(_ any, err error) bool {
 			var a *alone
-			return err == nil || errors.As(err, &a)
+			var f *final
+			return err == nil || errors.As(err, &a) || errors.As(err, &f)
 		}).
 		OnHedge(func(ev failsafe.ExecutionEvent[any]) {
 			if t, ok := ev.Context().Value(hedgeKey{}).(*hedgeTry); ok {

@@ -301,7 +301,8 @@ func TestKindSupportMatchesRegistry(t *testing.T) {
 
 // What the lab cannot run is refused by name: hedging at a percentile or
 // under a cap or a budget (the hedging experiment's cells), and a kind the
-// table refuses (the latency server) with the table's words.
+// table refuses (the latency server) with the table's words; what it runs
+// is not refused.
 func TestRefusedByName(t *testing.T) {
 	err := Check(load(t, "hedging"))
 	for _, want := range []string{"hedging at a latency percentile", "a hedge cap of 0.02", "hedging with a retry budget"} {
@@ -340,5 +341,21 @@ func TestArrivalsOnGRPC(t *testing.T) {
 		if c := cellOf(t, o, label); c.Lab.Requests == 0 || c.Lab.Pending > float64(c.Cell.Plan.Clients) {
 			t.Errorf("%s: %v requests, %v pending: a closed loop has at most one request a client outstanding", label, c.Lab.Requests, c.Lab.Pending)
 		}
+	}
+}
+
+// Answers not to retry on real gRPC: INVALID_ARGUMENT, which the caller's
+// retry policy does not retry, and UNAVAILABLE with gRPC's pushback
+// trailer at −1, which no caller retries either, refuse the model's
+// retries exactly, and an invalid request that is retried is sent three
+// times.
+func TestNotRetriedOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "lab-4xx"), 0)
+	disagreements(t, o)
+	if c := cellOf(t, o, "store=never retry a 4xx"); c.Lab.NotRetryable == 0 || c.Lab.NotRetryable != c.Model.NotRetryable {
+		t.Errorf("%s: %v tries not retried on real gRPC, %v in the model", c.Cell.Label(), c.Lab.NotRetryable, c.Model.NotRetryable)
+	}
+	if c := cellOf(t, o, "store=pushback above 5 waiting"); c.Lab.RefusedPushback == 0 || c.Lab.RefusedPushback != c.Model.RefusedPushback {
+		t.Errorf("%s: %v retries refused by pushback on real gRPC, %v in the model", c.Cell.Label(), c.Lab.RefusedPushback, c.Model.RefusedPushback)
 	}
 }

@@ -172,6 +172,9 @@ func RunCell(ctx context.Context, p *model.Plan, seed uint64, opt Options) (*Run
 				notes = appendOnce(notes, hedgeNote)
 			}
 		}
+		if ph.p.FatalShare > 0 || ph.p.Pushback > 0 {
+			notes = appendOnce(notes, finalNote)
+		}
 		if ph.budgets.on() && ph.p.Budget.Kind != "grpc" {
 			notes = appendOnce(notes, budgetNote(ph.p.Budget.Kind))
 		}
@@ -347,7 +350,9 @@ func measure(p *model.Plan, k *counters, ws []model.Window) model.Result {
 	m.Pending = m.Requests - m.Successful - m.Failed
 	m.RefusedBudget = float64(k.total(cRefusedBudget))
 	m.RefusedBreaker = float64(k.total(cRefusedBreaker))
-	m.RetriesRefused = m.RefusedBudget + m.RefusedBreaker
+	m.RefusedPushback = float64(k.total(cRefusedPushback))
+	m.NotRetryable = float64(k.total(cNotRetryable))
+	m.RetriesRefused = m.RefusedBudget + m.RefusedBreaker + m.RefusedPushback
 	m.Served = float64(k.total(cServed))
 	m.WastedServed = float64(k.total(cWasted))
 	m.Hedges = float64(k.total(cHedges))

@@ -63,11 +63,8 @@ func unsupported(p *model.Plan) []string {
 	if p.Backlog > 0 || p.Abandoned > 0 {
 		add("an initial backlog")
 	}
-	if p.FatalShare > 0 {
-		add("non-retryable failures (fatal_share)")
-	}
-	if p.Pushback > 0 {
-		add("pushback")
+	if p.Pushback > 0 && p.Budget.Kind == "grpc" {
+		add("pushback with gRPC's retry throttling (grpc-go takes a token for a call pushed back, where the model's grpc budget is not told of an answer not to retry)")
 	}
 	for i, ch := range p.Changes {
 		q := ch.Plan
