@@ -410,7 +410,8 @@
 // model's own, asked by the client one try at a time. A hedging layer runs
 // each try through failsafe-go's hedge policy (grpc-go has no hedging: it
 // ignores a service config's hedgingPolicy): one copy after the layer's
-// fixed delay, the first success winning and the loser's call cancelled.
+// fixed delay, the first success winning and the loser's call cancelled,
+// each hedge charged to the retry budget as the model charges it.
 // The dependency is a gRPC server serving the scenario's capacity tick by
 // tick (its faults, slowdowns and degradations included, queue discipline
 // and limit, expired work dropped or served, collapse law) and answering
@@ -420,8 +421,8 @@
 // included, or closed loop: a client's next request a think time after
 // its answer). Callers abandon work below them only where the scenario
 // cancels it. What the lab cannot run yet (the queue engine, the latency
-// server, hedging at a percentile, under a cap below 1 or with a retry
-// budget, pushback with gRPC's retry throttling, changes of anything but
+// server, hedging at a percentile, under a cap below 1 or with gRPC's
+// retry throttling, pushback with gRPC's retry throttling, changes of anything but
 // the callers' policies) is refused with exit code 2, by name, before
 // anything runs. An answer not to retry is INVALID_ARGUMENT (the
 // scenario's fatal share of the dependency's errors) or UNAVAILABLE with

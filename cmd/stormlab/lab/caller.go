@@ -206,7 +206,7 @@ func (c *caller) call(ctx context.Context, n note) error {
 		}
 		var err error
 		if h := c.phases[ph].hedging; h != nil {
-			err = h.try(tctx, send)
+			err = h.try(tctx, send, budgets, c.layer, cl)
 		} else {
 			err = send(tctx)
 		}

@@ -21,7 +21,9 @@ import (
 // the hedge was sent leaves its twin to carry the try alone, the try
 // failing when both have; a copy that fails before then fails the try at
 // once; an answer not to retry decides the try as a success does. Both
-// copies share the try's deadline. grpc-go has no hedging of
+// copies share the try's deadline. A hedge is asked of the retry budget
+// when it is due and charged as the model charges one
+// (model.SharedBudgets.Hedge); one the budget refuses is not sent. grpc-go has no hedging of
 // its own: it ignores a service config's hedgingPolicy.
 type hedging struct {
 	exec failsafe.Executor[any]
@@ -29,7 +31,7 @@ type hedging struct {
 }
 
 // hedgeNote is the report's note on how the lab hedges.
-const hedgeNote = "Hedges are failsafe-go's hedge policy around each try, not gRPC's hedgingPolicy: grpc-go accepts a service config's hedgingPolicy and ignores it. As the model's hedge kind, one copy goes after the fixed delay, the first success answers the try and the loser's call is cancelled (gRPC cancels it; the dependency withdraws it while it waits), and a copy that fails leaves its twin to carry the try. gRPC's hedgingPolicy, where a library implements it, differs: after a non-fatal status it sends the next copy at once, where the model fails the try (before its hedge) or waits for the twin; its hedges pass only while retryThrottling has more than half its tokens; and it has no cap on the share of hedged tries (the lab hedges only with max_share = 1, where the model's cap never refuses)"
+const hedgeNote = "Hedges are failsafe-go's hedge policy around each try, not gRPC's hedgingPolicy: grpc-go accepts a service config's hedgingPolicy and ignores it. As the model's hedge kind, one copy goes after the fixed delay, the first success answers the try and the loser's call is cancelled (gRPC cancels it; the dependency withdraws it while it waits), a copy that fails leaves its twin to carry the try, and a hedge is charged to the retry budget as the model charges it (the model's own budget, asked when the hedge is due). gRPC's hedgingPolicy, where a library implements it, differs: after a non-fatal status it sends the next copy at once, where the model fails the try (before its hedge) or waits for the twin; its hedges pass only while retryThrottling has more than half its tokens; and it has no cap on the share of hedged tries (the lab hedges only with max_share = 1, where the model's cap never refuses)"
 
 // hedgeTry is one hedged try's memory: whether its hedge was sent, and
 // the successes its copies were answered with.
@@ -67,13 +69,24 @@ func newHedging(h model.HedgePlan, c *clock, k *counters) *hedging {
 	return &hedging{exec: failsafe.With[any](p), k: k}
 }
 
+// errHedgeRefused is a hedge the retry budget did not let go: the try's
+// first copy carries on alone.
+var errHedgeRefused = errors.New("hedge refused by the retry budget")
+
 // try sends one try through send, hedged; send is given each copy's
-// context, which the winner's answer cancels for the loser.
-func (h *hedging) try(ctx context.Context, send func(context.Context) error) error {
+// context, which the winner's answer cancels for the loser. The budgets
+// are asked for the hedge, and told when it ends, as for a retry.
+func (h *hedging) try(ctx context.Context, send func(context.Context) error, budgets *budgetGate, layer, client int) error {
 	t := &hedgeTry{}
 	ctx = context.WithValue(ctx, hedgeKey{}, t)
 	return h.exec.WithContext(ctx).RunWithExecution(func(ex failsafe.Execution[any]) error {
 		if ex.IsHedge() {
+			if budgets.on() {
+				if !budgets.hedge(layer, client) {
+					return errHedgeRefused
+				}
+				defer budgets.end(layer, client, true)
+			}
 			h.k.add(cHedges, 1)
 		}
 		err := send(ex.Context())

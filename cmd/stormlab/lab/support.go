@@ -111,8 +111,8 @@ func hedgeProblems(p *model.Plan, h model.HedgePlan) []string {
 	if h.MaxShare < 1 {
 		out = append(out, fmt.Sprintf("a hedge cap of %v (failsafe-go's hedge budget caps the hedges in flight, not Finagle's share of the tries over 10 s; the lab hedges with max_share = 1, where the model's cap never refuses a hedge)", h.MaxShare))
 	}
-	if p.Budget.Kind != "none" {
-		out = append(out, "hedging with a retry budget (the lab does not charge hedges to it yet)")
+	if p.Budget.Kind == "grpc" {
+		out = append(out, "hedging with gRPC's retry throttling (grpc-go has no hedging, and the lab's hedges cannot be charged to its throttle)")
 	}
 	return out
 }
