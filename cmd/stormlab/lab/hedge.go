@@ -3,7 +3,9 @@ package lab
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/hedgepolicy"
@@ -15,27 +17,33 @@ import (
 // hedges them, with failsafe-go's hedgepolicy, one executor per try (so a
 // hedge is not counted as one of the retry policy's attempts, as
 // failsafe-go would count it in one execution): a try without an answer
-// after the layer's delay gets one second copy; the first success answers
+// after the hedge delay gets one second copy; the first success answers
 // the try and the other copy is cancelled (gRPC cancels its call, and the
 // dependency withdraws it from its waiting room); a copy that fails after
 // the hedge was sent leaves its twin to carry the try alone, the try
 // failing when both have; a copy that fails before then fails the try at
 // once; an answer not to retry decides the try as a success does. Both
-// copies share the try's deadline. A hedge is asked of the retry budget
-// when it is due and charged as the model charges one
-// (model.SharedBudgets.Hedge); one the budget refuses is not sent. grpc-go has no hedging of
-// its own: it ignores a service config's hedgingPolicy.
+// copies share the try's deadline. When the hedge is due and how many may
+// go are the model's own hedger's (model.SharedHedger: the fixed delay, or
+// the percentile of the layer's recent successes; the cap on the share of
+// the tries), asked one try at a time; a hedge is then asked of the retry
+// budget and charged as the model charges one (model.SharedBudgets.Hedge).
+// A hedge either refuses is not sent. grpc-go has no hedging of its own:
+// it ignores a service config's hedgingPolicy.
 type hedging struct {
-	exec failsafe.Executor[any]
-	k    *counters
+	exec  failsafe.Executor[any]
+	clock *clock
+	k     *counters
+	mu    sync.Mutex
+	rule  *model.SharedHedger
 }
 
-// hedgeNote is the report's note on how the lab hedges.
-const hedgeNote = "Hedges are failsafe-go's hedge policy around each try, not gRPC's hedgingPolicy: grpc-go accepts a service config's hedgingPolicy and ignores it. As the model's hedge kind, one copy goes after the fixed delay, the first success answers the try and the loser's call is cancelled (gRPC cancels it; the dependency withdraws it while it waits), a copy that fails leaves its twin to carry the try, and a hedge is charged to the retry budget as the model charges it (the model's own budget, asked when the hedge is due). gRPC's hedgingPolicy, where a library implements it, differs: after a non-fatal status it sends the next copy at once, where the model fails the try (before its hedge) or waits for the twin; its hedges pass only while retryThrottling has more than half its tokens; and it has no cap on the share of hedged tries (the lab hedges only with max_share = 1, where the model's cap never refuses)"
-
-// hedgeTry is one hedged try's memory: whether its hedge was sent, and
-// the successes its copies were answered with.
+// hedgeTry is one hedged try's memory: the tick it was sent in, its hedge
+// delay, whether its hedge was sent, and the successes its copies were
+// answered with.
 type hedgeTry struct {
+	born   int64
+	delay  int64
 	hedged atomic.Bool
 	ok     atomic.Int32
 }
@@ -49,12 +57,23 @@ type alone struct{ err error }
 func (a *alone) Error() string { return a.err.Error() }
 func (a *alone) Unwrap() error { return a.err }
 
-// newHedging is the hedging of a layer with plan h, or nil for none.
-func newHedging(h model.HedgePlan, c *clock, k *counters) *hedging {
-	if h.Delay <= 0 {
+// hedgeRefused is a hedge the cap or the retry budget did not let go: the
+// try's first copy carries on alone.
+type hedgeRefused struct{}
+
+func (hedgeRefused) Error() string { return "hedge refused" }
+
+// newHedging is the hedging of layer of p, or nil for none.
+func newHedging(p *model.Plan, layer int, c *clock, k *counters) *hedging {
+	rule := model.NewSharedHedger(p, layer)
+	if rule == nil {
 		return nil
 	}
-	p := hedgepolicy.NewBuilderWithDelay[any](c.wallTicks(float64(h.Delay))).
+	h := &hedging{clock: c, k: k, rule: rule}
+	pol := hedgepolicy.NewBuilderWithDelayFunc[any](func(ex failsafe.ExecutionAttempt[any]) time.Duration {
+		t, _ := ex.Context().Value(hedgeKey{}).(*hedgeTry)
+		return c.wallTicks(float64(t.delay))
+	}).
 		WithMaxHedges(1).
 		CancelIf(func(_ any, err error) bool {
 			var a *alone
@@ -66,24 +85,40 @@ func newHedging(h model.HedgePlan, c *clock, k *counters) *hedging {
 				t.hedged.Store(true)
 			}
 		}).Build()
-	return &hedging{exec: failsafe.With[any](p), k: k}
+	h.exec = failsafe.With[any](pol)
+	return h
 }
 
-// errHedgeRefused is a hedge the retry budget did not let go: the try's
-// first copy carries on alone.
-var errHedgeRefused = errors.New("hedge refused by the retry budget")
+// hedgingOf is layer's hedging in a phase of plan p that follows phases:
+// the last phase's, when the layer hedges as it did (its hedger's memory
+// kept, as the model keeps it across a change that leaves it alone), or a
+// new one.
+func hedgingOf(phases []phase, p *model.Plan, layer int, c *clock, k *counters) *hedging {
+	if n := len(phases); n > 0 && phases[n-1].lp.Hedge == p.Chain[layer].Hedge {
+		return phases[n-1].hedging
+	}
+	return newHedging(p, layer, c, k)
+}
 
 // try sends one try through send, hedged; send is given each copy's
-// context, which the winner's answer cancels for the loser. The budgets
-// are asked for the hedge, and told when it ends, as for a retry.
+// context, which the winner's answer cancels for the loser.
 func (h *hedging) try(ctx context.Context, send func(context.Context) error, budgets *budgetGate, layer, client int) error {
-	t := &hedgeTry{}
+	t := &hedgeTry{born: h.clock.tick()}
+	h.mu.Lock()
+	t.delay = h.rule.Sent(t.born)
+	h.mu.Unlock()
 	ctx = context.WithValue(ctx, hedgeKey{}, t)
-	return h.exec.WithContext(ctx).RunWithExecution(func(ex failsafe.Execution[any]) error {
+	err := h.exec.WithContext(ctx).RunWithExecution(func(ex failsafe.Execution[any]) error {
 		if ex.IsHedge() {
+			h.mu.Lock()
+			capped := !h.rule.Take(h.clock.tick())
+			h.mu.Unlock()
+			if capped {
+				return hedgeRefused{}
+			}
 			if budgets.on() {
 				if !budgets.hedge(layer, client) {
-					return errHedgeRefused
+					return hedgeRefused{}
 				}
 				defer budgets.end(layer, client, true)
 			}
@@ -101,4 +136,14 @@ func (h *hedging) try(ctx context.Context, send func(context.Context) error, bud
 		}
 		return err
 	})
+	if err == nil {
+		now := h.clock.answered()
+		h.mu.Lock()
+		h.rule.Succeeded(now, now-t.born)
+		h.mu.Unlock()
+	}
+	return err
 }
+
+// hedgeNote is the report's note on how the lab hedges.
+const hedgeNote = "Hedges are failsafe-go's hedge policy around each try, not gRPC's hedgingPolicy: grpc-go accepts a service config's hedgingPolicy and ignores it. As the model's hedge kind, one copy goes after the hedge delay, the first success answers the try and the loser's call is cancelled (gRPC cancels it; the dependency withdraws it while it waits), and a copy that fails leaves its twin to carry the try. The delay (fixed, or the percentile of the layer's recent successes) and the cap on the hedges' share of the tries are the model's own hedger's, and a hedge is charged to the retry budget as the model charges it, each asked when a try is sent or its hedge is due: failsafe-go's quantile delay (a decaying estimate over every execution) and hedge budget (a cap on the hedges in flight) are other rules. gRPC's hedgingPolicy, where a library implements it, differs again: after a non-fatal status it sends the next copy at once, where the model fails the try (before its hedge) or waits for the twin; its hedges pass only while retryThrottling has more than half its tokens; and it has no cap on the share of hedged tries"

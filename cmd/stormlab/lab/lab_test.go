@@ -232,8 +232,8 @@ func TestDistorted(t *testing.T) {
 // Hedging through a slowdown on real gRPC: failsafe-go's hedge policy
 // around each try sends the model's hedges, one for each request that
 // arrives while the store is slow, or as many as a retry budget they are
-// charged to lets go, and the store sees the model's calls, with and
-// without a network delay, exactly.
+// charged to or the hedger's cap lets go, and the store sees the model's
+// calls, with and without a network delay, exactly.
 func TestHedgingOnGRPC(t *testing.T) {
 	o := runLab(t, load(t, "lab-hedging"), 0)
 	// a request the generator starts three ticks late or more can cross the
@@ -245,8 +245,14 @@ func TestHedgingOnGRPC(t *testing.T) {
 		if c := cellOf(t, o, label); c.Lab.Hedges != 20 || c.Model.Hedges != 20 {
 			t.Errorf("%s: %v hedges on real gRPC and %v in the model, want the 20 requests of the slow second", label, c.Lab.Hedges, c.Model.Hedges)
 		}
-		if c := cellOf(t, o, label+", 10% budget"); c.Lab.Hedges != c.Model.Hedges || c.Lab.Hedges == 0 || c.Lab.Hedges >= 20 {
-			t.Errorf("%s, 10%% budget: %v hedges on real gRPC and %v in the model, want the same, fewer than 20", label, c.Lab.Hedges, c.Model.Hedges)
+	}
+	// the budget and the cap let fewer go, the same on both
+	for _, label := range []string{"after 120 ms, 10% budget", "p95, cap 10%"} {
+		for _, store := range []string{"slowed for 1 s", "slowed for 1 s, 10 ms network"} {
+			label := "store=" + store + ", hedging=" + label
+			if c := cellOf(t, o, label); c.Lab.Hedges != c.Model.Hedges || c.Lab.Hedges == 0 || c.Lab.Hedges >= 20 {
+				t.Errorf("%s: %v hedges on real gRPC and %v in the model, want the same, fewer than 20", label, c.Lab.Hedges, c.Model.Hedges)
+			}
 		}
 	}
 }
@@ -320,28 +326,32 @@ func TestKindSupportMatchesRegistry(t *testing.T) {
 	}
 }
 
-// What the lab cannot run is refused by name: hedging at a percentile or
-// under a cap or a budget (the hedging experiment's cells), and a kind the
-// table refuses (the latency server) with the table's words; what it runs
-// is not refused.
+// What the lab cannot run is refused by name, with the words of the
+// refusal (hedging under gRPC's retry throttling, which grpc-go cannot
+// charge) or of the table (the latency server); what it runs is not
+// refused.
 func TestRefusedByName(t *testing.T) {
-	err := Check(load(t, "hedging"))
-	for _, want := range []string{"hedging at a latency percentile", "a hedge cap of 0.02"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("hedging.toml: %v; want it refused for %q", err, want)
+	for _, c := range []struct{ name, text, want string }{
+		{"hedging-grpc", "budget = { kind = \"grpc\", max_tokens = 10, token_ratio = 0.1, scope = \"layer\" }\nlayer = [{ attempts = 2, timeout = \"1s\", hedge = { delay = \"50ms\", max_share = 1 } }]\n[scenario.dependency]\ncapacity = 100\n",
+			"hedging with gRPC's retry throttling"},
+		{"latency-server", "layer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 0\nlatency = \"50ms\"\nlatency_slope = \"4ms\"\n",
+			kindSupport()["dependency.queue"]["latency"]},
+	} {
+		file := filepath.Join(t.TempDir(), c.name+".toml")
+		text := "title = \"t\"\nengine = \"stochastic\"\n[scenario]\nduration = \"10s\"\nload = 10\n" + c.text
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e, err := experiments.Load(file, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(e); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want it refused for %q", c.name, err, c.want)
 		}
 	}
-	file := filepath.Join(t.TempDir(), "latency-server.toml")
-	text := "title = \"t\"\nengine = \"stochastic\"\n[scenario]\nduration = \"10s\"\nload = 10\nlayer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 0\nlatency = \"50ms\"\nlatency_slope = \"4ms\"\n"
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e, err := experiments.Load(file, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err, want := Check(e), kindSupport()["dependency.queue"]["latency"]; err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("the latency server: %v; want it refused for %q", err, want)
+	if err := Check(load(t, "hedging")); err != nil {
+		t.Errorf("hedging: %v", err)
 	}
 	if err := Check(load(t, "lab-hedging")); err != nil {
 		t.Errorf("lab-hedging: %v", err)

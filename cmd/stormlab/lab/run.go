@@ -290,7 +290,7 @@ func newCaller(p *model.Plan, phases []runPhase, i int, addr string, clk *clock,
 		if j > 0 && ph.p.Chain[i].Breaker == c.phases[j-1].lp.Breaker {
 			from = c.phases[j-1].breakerFrom
 		}
-		c.phases = append(c.phases, phase{from: ph.from, lp: ph.p.Chain[i], budgets: b, breakerFrom: from, hedging: newHedging(ph.p.Chain[i].Hedge, clk, k)})
+		c.phases = append(c.phases, phase{from: ph.from, lp: ph.p.Chain[i], budgets: b, breakerFrom: from, hedging: hedgingOf(c.phases, ph.p, i, clk, k)})
 	}
 	if !grpcHere {
 		conn, err := dial(addr, "")

@@ -105,12 +105,6 @@ func hedgeProblems(p *model.Plan, h model.HedgePlan) []string {
 		return nil
 	}
 	var out []string
-	if h.Percentile > 0 {
-		out = append(out, "hedging at a latency percentile (failsafe-go's quantile delay is a decaying estimate over every execution, not the percentile of the last 30 s of successes; the lab hedges after a fixed delay)")
-	}
-	if h.MaxShare < 1 {
-		out = append(out, fmt.Sprintf("a hedge cap of %v (failsafe-go's hedge budget caps the hedges in flight, not Finagle's share of the tries over 10 s; the lab hedges with max_share = 1, where the model's cap never refuses a hedge)", h.MaxShare))
-	}
 	if p.Budget.Kind == "grpc" {
 		out = append(out, "hedging with gRPC's retry throttling (grpc-go has no hedging, and the lab's hedges cannot be charged to its throttle)")
 	}
