@@ -137,7 +137,9 @@ func (h *hedging) try(ctx context.Context, send func(context.Context) error, bud
 		return err
 	})
 	if err == nil {
-		now := h.clock.answered()
+		// the answer's tick, never before the try's: a dependency far
+		// behind the clock answers at once what it serves late
+		now := max(h.clock.answered(), t.born)
 		h.mu.Lock()
 		h.rule.Succeeded(now, now-t.born)
 		h.mu.Unlock()
