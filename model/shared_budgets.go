@@ -39,6 +39,13 @@ func (s *SharedBudgets) Succeed(layer, client int, retry, afterTimeout bool) {
 	s.b.succeed(int8(layer), int32(client), 1, retry, afterTimeout)
 }
 
+// Hedge asks whether a hedge of a try of layer for client, about to be
+// sent, may go, and charges it as the engine charges a hedge (a kind's own
+// rule for hedges, or as a retry).
+func (s *SharedBudgets) Hedge(layer, client int) bool {
+	return s.b.hedge(int8(layer), int32(client), 1) == 1
+}
+
 // End tells that a try ended, whatever its outcome.
 func (s *SharedBudgets) End(layer, client int, retry bool) {
 	s.b.end(int8(layer), int32(client), retry, 1)

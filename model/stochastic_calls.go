@@ -1,7 +1,5 @@
 package model
 
-import "math"
-
 // The calls of the stochastic engine: a try started, passed down the chain
 // and handed to the dependency (see doc.go, "A tick of the stochastic engine").
 
@@ -246,9 +244,4 @@ func (s *stoch) completeServed(g *group, k int64) {
 
 // serviceTicks is how long a capacity server takes to answer a call it
 // serves now: the service latency, times a slowdown's factor.
-func (s *stoch) serviceTicks() int64 {
-	if s.p.Latency == 0 {
-		return 0
-	}
-	return int64(math.Round(s.p.Latency * s.p.Faults[s.seg].LatFactor * s.p.TPS))
-}
+func (s *stoch) serviceTicks() int64 { return s.p.ServiceTicks(s.seg) }

@@ -409,15 +409,28 @@
 // breaker's placement says; a per-try timeout is a gRPC deadline on each
 // try; a budget of kind grpc is gRPC's own retryPolicy and retryThrottling
 // from a generated service config, and every other budget kind is the
-// model's own, asked by the client one try at a time. The dependency is a
-// gRPC server serving the scenario's capacity tick by tick (its faults,
-// queue discipline and limit, expired work dropped or served, collapse
-// law); the load is an open-loop generator of the scenario's arrivals.
-// Callers abandon work below them only where the scenario cancels it. What
-// the lab cannot run yet (the queue engine, closed loops, load shapes,
-// hedging, network delays, service latency, slowdowns, changes of anything
-// but the callers' policies) is refused with exit code 2 before anything
-// runs.
+// model's own, asked by the client one try at a time. A hedging layer runs
+// each try through failsafe-go's hedge policy (grpc-go has no hedging: it
+// ignores a service config's hedgingPolicy): one copy after the hedge
+// delay, the first success winning and the loser's call cancelled, the
+// delay (fixed, or a percentile of recent successes) and the cap on the
+// hedges' share the model's own hedger's, each hedge charged to the retry
+// budget as the model charges it. The dependency is a gRPC server serving
+// the scenario's capacity tick by tick (its faults, slowdowns and
+// degradations included, queue discipline and limit, expired work dropped
+// or served, collapse law) and answering after its service latency in
+// whole ticks; the network delay is a sleep before each hop handles a call
+// and before its answer goes back; the load is a generator of the
+// scenario's arrivals (open loop, its load shape included, or closed loop:
+// a client's next request a think time after its answer). Callers abandon
+// work below them only where the scenario cancels it. An answer not to
+// retry is INVALID_ARGUMENT (the scenario's fatal share of the
+// dependency's errors) or UNAVAILABLE with gRPC's grpc-retry-pushback-ms
+// trailer at −1 (its pushback); a layer passes either on up, and no caller
+// retries it. What the lab cannot run yet (the queue engine, the latency
+// server, hedging or pushback with gRPC's retry throttling, changes of
+// anything but the callers' policies) is refused with exit code 2, by
+// name, before anything runs.
 //
 // A run the machine cannot keep up with is not reported: when the load
 // generator starts a tick's requests later than a quarter of the user's

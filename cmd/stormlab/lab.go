@@ -15,9 +15,9 @@ const labUsage = `Usage: stormlab lab [-out DIR] [-speed X] [-figures=false] [-s
 
 Runs an experiment's cells (those its [lab] section names, or every cell)
 on a real stack on loopback — a gRPC service per layer with the layer's
-retry policy, breaker and budget, the dependency as a gRPC server with the
-scenario's capacity, queue and faults, an open-loop load generator — in
-real time, -speed times faster than the scenario, beside the model. It
+retry policy, breaker, budget and hedging, the dependency as a gRPC server
+with the scenario's capacity, queue, faults and latency behind its network
+delay, a load generator of the scenario's arrivals — in real time, -speed times faster than the scenario, beside the model. It
 writes DIR/<name>/lab/: lab.csv (the result columns measured on the real
 stack), series.csv, the model's and the lab's series overlaid, and
 report.md with the two side by side. A run the machine cannot keep up

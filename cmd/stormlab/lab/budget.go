@@ -44,6 +44,13 @@ func (g *budgetGate) succeed(layer, client int, retry, afterTimeout bool) {
 	g.b.Succeed(layer, client, retry, afterTimeout)
 }
 
+// hedge asks whether a hedge may be sent, and charges it.
+func (g *budgetGate) hedge(layer, client int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.b.Hedge(layer, client)
+}
+
 func (g *budgetGate) end(layer, client int, retry bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

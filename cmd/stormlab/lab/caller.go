@@ -10,6 +10,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/stormlab/stormlab/model"
 )
@@ -51,6 +52,7 @@ type phase struct {
 	lp          model.LayerPlan
 	budgets     *budgetGate
 	breakerFrom int
+	hedging     *hedging // nil: the layer does not hedge
 }
 
 // stateKey names a client's state in a phase.
@@ -147,7 +149,8 @@ func (c *caller) executor(lp model.LayerPlan, s *clientState, breaker failsafe.P
 			ReturnLastFailure().
 			AbortIf(func(_ any, err error) bool {
 				var r *refusedByBudget
-				return errors.As(err, &r) || errors.Is(err, circuitbreaker.ErrOpen)
+				var f *final
+				return errors.As(err, &r) || errors.As(err, &f) || errors.Is(err, circuitbreaker.ErrOpen)
 			}).
 			WithDelayFunc(func(ex failsafe.ExecutionAttempt[any]) time.Duration {
 				cs, _ := ex.Context().Value(callKey{}).(*callState)
@@ -194,16 +197,35 @@ func (c *caller) call(ctx context.Context, n note) error {
 			tctx, cancel = context.WithTimeout(tctx, c.clock.wallTicks(float64(lp.Timeout)))
 			defer cancel()
 		}
-		c.k.inFlight.Add(1)
-		var out frame
-		err := grpc.Invoke(tctx, hopMethod, &body, &out, c.conn(cl))
-		c.k.inFlight.Add(-1)
+		send := func(ctx context.Context) error {
+			c.k.inFlight.Add(1)
+			defer c.k.inFlight.Add(-1)
+			var out frame
+			var trailer metadata.MD
+			return finalOf(grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl), grpc.Trailer(&trailer)), trailer)
+		}
+		var err error
+		if h := c.phases[ph].hedging; h != nil {
+			err = h.try(tctx, send, budgets, c.layer, cl)
+		} else {
+			err = send(tctx)
+		}
 		timedOut := err != nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		if timedOut {
 			c.k.add(cTimeouts, 1)
 		}
 		afterTimeout := cs.afterTimeout
 		cs.afterTimeout = timedOut
+		var f *final
+		if errors.As(err, &f) {
+			// an answer not to retry: refused if attempts were left, and
+			// not told to the budget as a failure, as in the model
+			c.countFinal(f, attempt < int(lp.Attempts))
+			if budgets.on() {
+				budgets.end(c.layer, cl, retry)
+			}
+			return err
+		}
 		if !budgets.on() {
 			return err
 		}
@@ -234,6 +256,18 @@ func (c *caller) call(ctx context.Context, n note) error {
 	}
 	c.countRefusal(err)
 	return err
+}
+
+// countFinal counts an answer not to retry that ended a call with attempts
+// left: a retry the answer refused.
+func (c *caller) countFinal(f *final, attemptsLeft bool) {
+	switch {
+	case !attemptsLeft:
+	case f.pushback:
+		c.k.add(cRefusedPushback, 1)
+	default:
+		c.k.add(cNotRetryable, 1)
+	}
 }
 
 // countRefusal counts the refusal that ended a call, if one did.

@@ -40,6 +40,11 @@ func (c *clock) now() float64 { return time.Since(c.start).Seconds() * c.speed }
 // tick is the scenario's tick now; it may be past the run's end.
 func (c *clock) tick() int64 { return int64(c.now() / c.tickS) }
 
+// answered is the tick an answer the edge receives now was given in: the
+// lab's dependency gives a tick's answers at its end (or, a waiting room,
+// just after it), so the tick half a tick ago.
+func (c *clock) answered() int64 { return int64((c.now() - c.tickS/2) / c.tickS) }
+
 // at is the real time at which tick t starts.
 func (c *clock) at(t int64) time.Time { return c.start.Add(c.wallTicks(float64(t))) }
 

@@ -6,15 +6,18 @@ import "sync/atomic"
 type count int
 
 const (
-	cRequests       count = iota // user requests that arrived
-	cCalls                       // calls that reached the dependency
-	cOK                          // user requests answered with a success
-	cFailed                      // user requests answered with an error
-	cRefusedBudget               // retries a budget (or gRPC's retry throttling) refused
-	cRefusedBreaker              // tries an open circuit breaker refused
-	cTimeouts                    // tries a caller gave up on
-	cServed                      // calls the dependency completed
-	cWasted                      // of those, calls whose caller had given up
+	cRequests        count = iota // user requests that arrived
+	cCalls                        // calls that reached the dependency
+	cOK                           // user requests answered with a success
+	cFailed                       // user requests answered with an error
+	cRefusedBudget                // retries a budget (or gRPC's retry throttling) refused
+	cRefusedBreaker               // tries an open circuit breaker refused
+	cTimeouts                     // tries a caller gave up on
+	cServed                       // calls the dependency completed
+	cWasted                       // of those, calls whose caller had given up
+	cHedges                       // second copies of slow tries sent
+	cNotRetryable                 // failed tries not retried: the answer was not retryable
+	cRefusedPushback              // failed tries not retried: the dependency pushed back
 	nCounts
 )
 

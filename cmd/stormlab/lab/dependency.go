@@ -21,8 +21,15 @@ import (
 // the tick's capacity does not cover. A waiting call whose caller has gone
 // (gRPC cancelled its context: the caller's per-try deadline passed, or it
 // cancelled) is skipped when the scenario drops expired work, and served as
-// wasted work otherwise. Flaky requests fail their first tries at once, and
-// a served call fails with the scenario's failure probability.
+// wasted work otherwise; a call its caller cancelled (a hedge that lost,
+// or work abandoned where the scenario cancels it) is always withdrawn.
+// Flaky requests fail their first tries at once, and a served call fails
+// with the scenario's failure probability; an error answer is one not to
+// retry (INVALID_ARGUMENT) with the scenario's fatal share, UNAVAILABLE
+// otherwise. Above the scenario's pushback, a call that arrives is answered
+// at once with gRPC's pushback (final). A served call is answered after
+// the scenario's service latency (times a slowdown's factor), in the
+// model's whole ticks (model.Plan.ServiceTicks).
 type dependency struct {
 	p     *model.Plan
 	clock *clock
@@ -33,6 +40,7 @@ type dependency struct {
 	head    int       // waiting[head:] are waiting (fifo)
 	live    int64     // waiting calls not withdrawn
 	credit  float64   // calls of capacity carried (model credit rule)
+	lastCap float64   // the capacity of the last tick served, in calls
 	served  int64     // last tick served (the waiting room, or a loss server's credit)
 	seg     int       // fault segment of the last tick served
 	tries   map[uint64]int32
@@ -42,8 +50,15 @@ type dependency struct {
 // waiter is a call waiting for the dependency's capacity.
 type waiter struct {
 	ctx  context.Context
-	done chan error
-	gone bool // its caller has gone and it was withdrawn (drop_expired)
+	done chan reply
+	gone bool // its caller has gone and it was withdrawn
+}
+
+// reply is a served call's answer and the tick it is due in: the tick it
+// was served in plus the service latency.
+type reply struct {
+	err error
+	at  int64
 }
 
 func newDependency(p *model.Plan, c *clock, k *counters, seed uint64) *dependency {
@@ -61,9 +76,10 @@ func (d *dependency) call(ctx context.Context, n note) error {
 	if n.Flaky && d.p.FlakyTries > 0 {
 		d.tries[n.Request]++
 		if d.tries[n.Request] <= d.p.FlakyTries {
+			err := d.failure("flaky")
 			d.mu.Unlock()
 			d.endOfTick(ctx, t)
-			return unavailable("flaky")
+			return err
 		}
 	}
 	if !d.p.Server.Queues() {
@@ -72,31 +88,41 @@ func (d *dependency) call(ctx context.Context, n note) error {
 		if ok {
 			d.credit--
 		}
-		fail := ok && d.failAnyway()
+		var err error
+		switch {
+		case !ok:
+			err = d.failure("over capacity")
+		case d.failAnyway():
+			err = d.failure("failed")
+		}
+		at := t + d.p.ServiceTicks(d.seg)
 		d.mu.Unlock()
-		d.endOfTick(ctx, t)
 		if !ok {
-			return unavailable("over capacity")
+			d.endOfTick(ctx, t)
+			return err
 		}
 		d.k.addAt(cServed, t, 1)
-		if fail {
-			return unavailable("failed")
-		}
-		return nil
+		return d.answer(ctx, reply{err, at})
+	}
+	if d.p.Pushback > 0 && d.live > d.p.Pushback {
+		d.mu.Unlock()
+		d.endOfTick(ctx, t)
+		return pushback(ctx, "overloaded: do not retry")
 	}
 	if d.p.QueueLimit > 0 && d.live >= d.p.QueueLimit {
+		err := d.failure("queue full")
 		d.mu.Unlock()
-		return unavailable("queue full")
+		return err
 	}
-	w := &waiter{ctx: ctx, done: make(chan error, 1)}
+	w := &waiter{ctx: ctx, done: make(chan reply, 1)}
 	d.waiting = append(d.waiting, w)
 	d.live++
 	d.mu.Unlock()
 	select {
-	case err := <-w.done:
-		return err
+	case r := <-w.done:
+		return d.answer(ctx, r)
 	case <-ctx.Done():
-		if d.p.DropExpired || d.p.Cancel {
+		if d.p.DropExpired || d.p.Cancel || ctx.Err() == context.Canceled {
 			d.mu.Lock()
 			if !w.gone {
 				select {
@@ -131,6 +157,31 @@ func (d *dependency) endOfTick(ctx context.Context, t int64) {
 	}
 }
 
+// answer gives a served call's answer at the end of the tick it is due in
+// (at once when that has passed). A success whose caller has gone by then
+// is wasted work, counted in that tick, as the model counts an answer
+// nobody waits for.
+func (d *dependency) answer(ctx context.Context, r reply) error {
+	gone := ctx.Err() != nil // gone before it was served: counted then
+	d.endOfTick(ctx, r.at)
+	if ctx.Err() != nil {
+		if r.err == nil && !gone {
+			d.k.addAt(cWasted, r.at, 1)
+		}
+		return status.FromContextError(ctx.Err()).Err()
+	}
+	return r.err
+}
+
+// failure is an error answer of the dependency: one not to retry with the
+// scenario's fatal share, drawn (under the lock), UNAVAILABLE otherwise.
+func (d *dependency) failure(why string) error {
+	if d.p.FatalShare > 0 && d.r.Float64() < d.p.FatalShare {
+		return fatal(why)
+	}
+	return unavailable(why)
+}
+
 // failAnyway draws whether a served call fails anyway.
 func (d *dependency) failAnyway() bool {
 	return d.p.FailureP > 0 && d.r.Float64() < d.p.FailureP
@@ -153,12 +204,23 @@ func (d *dependency) capacity(t int64) float64 {
 	return rate * d.p.TickS
 }
 
-// advance serves every tick up to t by the model's credit rule: a tick's
-// capacity is added to the credit and whole calls of it are served; whole
-// calls of credit a tick left unused (the server idled) are lost, except
-// that a server of less than one call a tick stays ready for one.
+// advance serves every tick up to t by the model's credit rule: a tick
+// ends with whole calls of credit it left unused lost (a server of less
+// than one call a tick stays ready for one instead), and the next adds its
+// capacity to the credit (a server of less than one call a tick that is
+// ready gains nothing); whole calls of it are served.
 func (d *dependency) advance(t int64) {
 	for x := d.served + 1; x <= t; x++ {
+		if x > 0 { // the end of tick x − 1
+			if d.credit >= 1-1e-9 {
+				if d.lastCap < 1 {
+					d.credit = 1
+				} else {
+					d.credit -= math.Floor(d.credit + 1e-9)
+				}
+			}
+			d.credit = max(0, d.credit)
+		}
 		c := d.capacity(x)
 		switch {
 		case c <= 0:
@@ -166,11 +228,9 @@ func (d *dependency) advance(t int64) {
 		case c < 1 && d.credit >= 1-1e-9:
 			d.credit = 1
 		default:
-			if d.credit >= 1-1e-9 {
-				d.credit -= math.Floor(d.credit + 1e-9)
-			}
 			d.credit += c
 		}
+		d.lastCap = c
 		if d.p.Server.Queues() {
 			d.serve(x)
 			d.k.sampleQueue(x, d.live)
@@ -202,9 +262,9 @@ func (d *dependency) serve(t int64) {
 		}
 		var err error
 		if d.failAnyway() {
-			err = unavailable("failed")
+			err = d.failure("failed")
 		}
-		w.done <- err
+		w.done <- reply{err, t + d.p.ServiceTicks(d.seg)}
 	}
 	if d.head > 1024 && d.head*2 > len(d.waiting) {
 		d.waiting = append(d.waiting[:0], d.waiting[d.head:]...)
@@ -236,4 +296,15 @@ func (d *dependency) work(ctx context.Context) {
 			d.mu.Unlock()
 		}
 	}
+}
+
+// finish serves the run's last ticks, which work, stopped with the run,
+// may not have reached: the model serves a call in its last tick too.
+func (d *dependency) finish() {
+	if !d.p.Server.Queues() {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.advance(d.clock.ticks - 1)
 }

@@ -13,12 +13,16 @@ import (
 	"github.com/stormlab/stormlab/model"
 )
 
-// generator is the open-loop load at the top of the chain: every tick of
-// the scenario's time it starts the tick's new user requests (constant,
-// fractions carried; Poisson; or a burst of one request per client at the
-// start), each in its own goroutine through the edge layer's client, and it
-// counts their answers. It measures its own lag: how late each tick's
-// requests started against the tick's real start.
+// generator is the load at the top of the chain: every tick of the
+// scenario's time it starts the tick's new user requests, each in its own
+// goroutine through the edge layer's client, and it counts their answers.
+// The requests are the open loop's (constant, fractions carried; Poisson;
+// both at the load shape's load when there is one; or a burst of one
+// request per client at the start), or the closed loop's: each client
+// sends its first request at a tick drawn uniformly within the first think
+// time (all at the start when it is under a tick) and its next one think
+// after its answer. It measures its own lag: how late each tick's requests
+// started against the tick's real start.
 type generator struct {
 	p       *model.Plan
 	clock   *clock
@@ -31,10 +35,14 @@ type generator struct {
 
 	acc, flakyAcc float64
 	next          uint64
-	lags          []time.Duration // per tick that started requests
-	wg            sync.WaitGroup
-	started       atomic.Int64 // user requests sent
-	answered      atomic.Int64 // ... and answered
+	// wakes are the closed loop's clients due to send, by tick.
+	wakesMu  sync.Mutex
+	wakes    [][]int32
+	wakeFrom int64           // the first tick woken has not taken
+	lags     []time.Duration // per tick that started requests
+	wg       sync.WaitGroup
+	started  atomic.Int64 // user requests sent
+	answered atomic.Int64 // ... and answered
 }
 
 // done reports whether every request sent so far has its answer.
@@ -45,7 +53,43 @@ func (g *generator) done() bool {
 
 func newGenerator(p *model.Plan, c *clock, k *counters, top *caller, phases []runPhase, apart bool, seed uint64) *generator {
 	r := rand.New(rand.NewPCG(seed, model.SplitMix(seed)))
-	return &generator{p: p, clock: c, k: k, top: top, phases: phases, apart: apart, r: r, poisson: distuv.Poisson{Src: r}}
+	g := &generator{p: p, clock: c, k: k, top: top, phases: phases, apart: apart, r: r, poisson: distuv.Poisson{Src: r}}
+	if p.Arrivals == model.ArriveClosed {
+		g.wakes = make([][]int32, p.Ticks)
+		for cl := range p.Clients {
+			at := int64(0)
+			if p.ThinkSpan > 1 {
+				at = int64(r.Float64() * float64(p.ThinkSpan))
+			}
+			g.wake(cl, at)
+		}
+	}
+	return g
+}
+
+// wake makes closed-loop client cl due to send at tick t, if the run lasts
+// until then; at the generator's next tick if it has passed t.
+func (g *generator) wake(cl int32, t int64) {
+	if t >= g.p.Ticks {
+		return
+	}
+	g.wakesMu.Lock()
+	t = max(t, g.wakeFrom)
+	g.wakes[t] = append(g.wakes[t], cl)
+	g.wakesMu.Unlock()
+}
+
+// woken takes the closed-loop clients due to send at tick t.
+func (g *generator) woken(t int64) []int32 {
+	g.wakesMu.Lock()
+	defer g.wakesMu.Unlock()
+	var out []int32
+	for x := g.wakeFrom; x <= t; x++ {
+		out = append(out, g.wakes[x]...)
+		g.wakes[x] = nil
+	}
+	g.wakeFrom = t + 1
+	return out
 }
 
 // budgetsAt are the budgets of the phase tick t is in.
@@ -66,16 +110,23 @@ func (g *generator) arrivals(t int64, seg *model.Segment) int64 {
 			return int64(p.Clients)
 		}
 		return 0
-	case model.ArrivePoisson:
-		g.poisson.Lambda = p.Load * seg.ArrFactor * p.TickS
+	case model.ArriveClosed:
+		return 0 // woken
+	}
+	load := p.Load
+	if len(p.Shape) > 0 {
+		load = p.LoadAt(t)
+	}
+	if p.Arrivals == model.ArrivePoisson {
+		g.poisson.Lambda = load * seg.ArrFactor * p.TickS
 		if g.poisson.Lambda <= 0 {
 			return 0
 		}
 		return int64(g.poisson.Rand())
 	}
-	g.acc += p.Load * seg.ArrFactor * p.TickS
+	g.acc += load * seg.ArrFactor * p.TickS
 	n := int64(g.acc + 1e-9)
-	g.acc -= float64(n)
+	g.acc = max(0, g.acc-float64(n))
 	return n
 }
 
@@ -111,6 +162,11 @@ func (g *generator) run(ctx context.Context) {
 		}
 		seg = g.p.SegmentAt(seg, t)
 		n := g.arrivals(t, &g.p.Faults[seg])
+		var woken []int32
+		if g.p.Arrivals == model.ArriveClosed {
+			woken = g.woken(t)
+			n = int64(len(woken))
+		}
 		budgets := g.budgetsAt(t)
 		perClient := perClient
 		if !budgets.b.PerClient() {
@@ -127,6 +183,8 @@ func (g *generator) run(ctx context.Context) {
 			switch {
 			case g.p.Arrivals == model.ArriveBurst:
 				clients[i] = int32(i)
+			case woken != nil:
+				clients[i] = woken[i]
 			case g.apart:
 				clients[i] = int32(g.r.IntN(int(g.p.Clients)))
 			}
@@ -168,6 +226,9 @@ func (g *generator) request(ctx context.Context, n note) {
 		g.k.add(cOK, 1)
 	} else {
 		g.k.add(cFailed, 1)
+	}
+	if g.p.Arrivals == model.ArriveClosed {
+		g.wake(n.Client, g.clock.answered()+g.p.ThinkTicks)
 	}
 }
 

@@ -4,9 +4,16 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/spec"
@@ -52,6 +59,27 @@ func cellOf(t *testing.T, o *Outcome, label string) *Cell {
 	}
 	t.Fatalf("no lab cell %q", label)
 	return nil
+}
+
+// timed compares a run whose counts follow from the tick each event falls
+// in, as a scenario schedules them, margin ticks or more apart: under the
+// race detector, which slows the real stack several times over, it only
+// runs (make test runs it again without); a cell whose generator started
+// a tick's requests margin ticks late or more and that disagrees skips the
+// test, saying so; otherwise every column must agree.
+func timed(t *testing.T, o *Outcome, margin float64) bool {
+	t.Helper()
+	if raceDetector {
+		t.Log("under the race detector the real stack is slowed several times over: the run is not compared (make test compares it without)")
+		return false
+	}
+	for _, c := range o.Cells {
+		if tick := c.Cell.Plan.TickS; c.Disagreement > 0 && c.Keep.LagMax >= margin*tick {
+			t.Skipf("%s: %d columns disagree, and the generator started a request %.3f s late, %v ticks or more: the counts need it on time", c.Cell.Label(), c.Disagreement, c.Keep.LagMax, margin)
+		}
+	}
+	disagreements(t, o)
+	return true
 }
 
 // disagreements fails the test for every column that does not agree.
@@ -198,5 +226,175 @@ func TestDistorted(t *testing.T) {
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.k, got, c.want)
 		}
+	}
+}
+
+// Hedging through a slowdown on real gRPC: failsafe-go's hedge policy
+// around each try sends the model's hedges, one for each request that
+// arrives while the store is slow, or as many as a retry budget they are
+// charged to or the hedger's cap lets go, and the store sees the model's
+// calls, with and without a network delay, exactly.
+func TestHedgingOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "lab-hedging"), 0)
+	// a request the generator starts three ticks late or more can cross the
+	// slowdown's edge (the nearest arrivals are four ticks from it)
+	if !timed(t, o, 3) {
+		return
+	}
+	for _, label := range []string{"store=slowed for 1 s, hedging=after 120 ms", "store=slowed for 1 s, 10 ms network, hedging=after 120 ms"} {
+		if c := cellOf(t, o, label); c.Lab.Hedges != 20 || c.Model.Hedges != 20 {
+			t.Errorf("%s: %v hedges on real gRPC and %v in the model, want the 20 requests of the slow second", label, c.Lab.Hedges, c.Model.Hedges)
+		}
+	}
+	// the budget and the cap let fewer go, the same on both
+	for _, label := range []string{"after 120 ms, 10% budget", "p95, cap 10%"} {
+		for _, store := range []string{"slowed for 1 s", "slowed for 1 s, 10 ms network"} {
+			label := "store=" + store + ", hedging=" + label
+			if c := cellOf(t, o, label); c.Lab.Hedges != c.Model.Hedges || c.Lab.Hedges == 0 || c.Lab.Hedges >= 20 {
+				t.Errorf("%s: %v hedges on real gRPC and %v in the model, want the same, fewer than 20", label, c.Lab.Hedges, c.Model.Hedges)
+			}
+		}
+	}
+}
+
+// grpc-go has no hedging: it accepts a service config's hedgingPolicy and
+// ignores it, sending one copy of a slow call, which is why the lab hedges
+// with failsafe-go. Should grpc-go start hedging, this fails, and the lab
+// should use it.
+func TestGRPCGoIgnoresHedgingPolicy(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copies atomic.Int32
+	s := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}))
+	s.RegisterService(hopService(), hopFunc(func(ctx context.Context, _ note) error {
+		copies.Add(1)
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+		}
+		return nil
+	}))
+	go s.Serve(lis)
+	defer s.Stop()
+	cfg := `{"methodConfig":[{"name":[{"service":"stormlab.lab.Hop"}],"hedgingPolicy":{"maxAttempts":3,"hedgingDelay":"0.01s","nonFatalStatusCodes":["UNAVAILABLE"]}}]}`
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{})), grpc.WithDefaultServiceConfig(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body, out := note{}.frame(), frame{}
+	if err := grpc.Invoke(context.Background(), hopMethod, &body, &out, conn); err != nil {
+		t.Fatal(err)
+	}
+	if n := copies.Load(); n != 1 {
+		t.Errorf("the server saw %d copies of a call 200 ms slow with a 10 ms hedgingDelay: grpc-go hedges now", n)
+	}
+}
+
+// hopFunc is a hop's server as a function.
+type hopFunc func(context.Context, note) error
+
+func (f hopFunc) call(ctx context.Context, n note) error { return f(ctx, n) }
+
+// The lab's table of what it runs names every kind the model registers,
+// and no other: a kind added to a registry must be run or refused by name.
+func TestKindSupportMatchesRegistry(t *testing.T) {
+	support := kindSupport()
+	for _, f := range model.Families() {
+		got, ok := support[f.Key]
+		if !ok {
+			t.Errorf("the lab says nothing of %s (%s)", f.Key, f.Name)
+			continue
+		}
+		for _, k := range f.Names() {
+			if _, ok := got[k]; !ok {
+				t.Errorf("%s = %q: the lab neither runs nor refuses it", f.Key, k)
+			}
+		}
+		for k := range got {
+			if _, ok := f.Lookup(k); !ok {
+				t.Errorf("%s = %q: the lab names a kind the model does not register", f.Key, k)
+			}
+		}
+		delete(support, f.Key)
+	}
+	for key := range support {
+		t.Errorf("the lab names %s, which picks no kind the model registers", key)
+	}
+}
+
+// What the lab cannot run is refused by name, with the words of the
+// refusal (hedging under gRPC's retry throttling, which grpc-go cannot
+// charge) or of the table (the latency server); what it runs is not
+// refused.
+func TestRefusedByName(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"hedging-grpc", "budget = { kind = \"grpc\", max_tokens = 10, token_ratio = 0.1, scope = \"layer\" }\nlayer = [{ attempts = 2, timeout = \"1s\", hedge = { delay = \"50ms\", max_share = 1 } }]\n[scenario.dependency]\ncapacity = 100\n",
+			"hedging with gRPC's retry throttling"},
+		{"latency-server", "layer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 0\nlatency = \"50ms\"\nlatency_slope = \"4ms\"\n",
+			kindSupport()["dependency.queue"]["latency"]},
+	} {
+		file := filepath.Join(t.TempDir(), c.name+".toml")
+		text := "title = \"t\"\nengine = \"stochastic\"\n[scenario]\nduration = \"10s\"\nload = 10\n" + c.text
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e, err := experiments.Load(file, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(e); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want it refused for %q", c.name, err, c.want)
+		}
+	}
+	if err := Check(load(t, "hedging")); err != nil {
+		t.Errorf("hedging: %v", err)
+	}
+	if err := Check(load(t, "lab-hedging")); err != nil {
+		t.Errorf("lab-hedging: %v", err)
+	}
+}
+
+// The load generator sends the model's requests: a ramp of constant
+// arrivals exactly, and closed loops, whose clients wait for their answer
+// and think before the next request, within the experiment's tolerance.
+func TestArrivalsOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "lab-arrivals"), 0)
+	// the ramp's requests start in their ticks however late the generator
+	// is; a closed loop's tolerance covers a client's late cycles
+	if !timed(t, o, 5) {
+		return
+	}
+	c := cellOf(t, o, "load=ramp")
+	if c.Lab.Requests != c.Model.Requests || c.Lab.Calls != c.Model.Calls || c.Lab.Requests == 0 {
+		t.Errorf("the ramp: %v requests and %v calls on real gRPC, the model %v and %v", c.Lab.Requests, c.Lab.Calls, c.Model.Requests, c.Model.Calls)
+	}
+	for _, label := range []string{"load=closed, think 100 ms", "load=closed, think 200 ms"} {
+		if c := cellOf(t, o, label); c.Lab.Requests == 0 || c.Lab.Pending > float64(c.Cell.Plan.Clients) {
+			t.Errorf("%s: %v requests, %v pending: a closed loop has at most one request a client outstanding", label, c.Lab.Requests, c.Lab.Pending)
+		}
+	}
+}
+
+// Answers not to retry on real gRPC: INVALID_ARGUMENT, which the caller's
+// retry policy does not retry, and UNAVAILABLE with gRPC's pushback
+// trailer at −1, which no caller retries either, refuse the model's
+// retries exactly, and an invalid request that is retried is sent three
+// times.
+func TestNotRetriedOnGRPC(t *testing.T) {
+	o := runLab(t, load(t, "lab-4xx"), 0)
+	// a request the generator starts a tick late can reach the overloaded
+	// store after its service of the tick before rather than before it
+	if !timed(t, o, 1) {
+		return
+	}
+	if c := cellOf(t, o, "store=never retry a 4xx"); c.Lab.NotRetryable == 0 || c.Lab.NotRetryable != c.Model.NotRetryable {
+		t.Errorf("%s: %v tries not retried on real gRPC, %v in the model", c.Cell.Label(), c.Lab.NotRetryable, c.Model.NotRetryable)
+	}
+	if c := cellOf(t, o, "store=pushback above 5 waiting"); c.Lab.RefusedPushback == 0 || c.Lab.RefusedPushback != c.Model.RefusedPushback {
+		t.Errorf("%s: %v retries refused by pushback on real gRPC, %v in the model", c.Cell.Label(), c.Lab.RefusedPushback, c.Model.RefusedPushback)
 	}
 }

@@ -28,7 +28,7 @@ func (l *layer) call(ctx context.Context, n note) error {
 		}
 	}
 	if err := l.below.call(ctx, n); err != nil {
-		return unavailable("the call below failed")
+		return passUp(ctx, err)
 	}
 	return nil
 }

@@ -3,11 +3,13 @@ package lab
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/stats"
 
 	"github.com/stormlab/stormlab/model"
@@ -109,10 +111,15 @@ func (c *caller) callNative(ctx context.Context, cl int, body frame) error {
 	}
 	ctx = context.WithValue(ctx, tryKey{}, tc)
 	var out frame
+	var trailer metadata.MD
 	c.k.inFlight.Add(1)
-	err := grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl))
+	err := finalOf(grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl), grpc.Trailer(&trailer)), trailer)
 	c.k.inFlight.Add(-1)
-	if err != nil && ctx.Err() == nil && tc.n.Load() < c.lp.Attempts {
+	var f *final
+	switch left := tc.n.Load() < c.lp.Attempts; {
+	case errors.As(err, &f):
+		c.countFinal(f, left) // gRPC retries neither (retryableStatusCodes, pushback)
+	case err != nil && ctx.Err() == nil && left:
 		c.k.add(cRefusedBudget, 1)
 	}
 	c.k.late.Add(int64(tc.late.Load()))

@@ -117,6 +117,9 @@ func RunCell(ctx context.Context, p *model.Plan, seed uint64, opt Options) (*Run
 		if err != nil {
 			return "", err
 		}
+		if p.Network.Kind != model.NetworkNone {
+			h = newNetwork(h, p, clk, k, model.SplitMix(seed^uint64(4+len(servers))<<16))
+		}
 		s := grpc.NewServer(grpc.ForceServerCodec(rawCodec{}))
 		s.RegisterService(hopService(), h)
 		servers = append(servers, s)
@@ -164,6 +167,14 @@ func RunCell(ctx context.Context, p *model.Plan, seed uint64, opt Options) (*Run
 		}
 	}
 	for _, ph := range phases {
+		for _, l := range ph.p.Chain {
+			if l.Hedge.Delay > 0 {
+				notes = appendOnce(notes, hedgeNote)
+			}
+		}
+		if ph.p.FatalShare > 0 || ph.p.Pushback > 0 {
+			notes = appendOnce(notes, finalNote)
+		}
 		if ph.budgets.on() && ph.p.Budget.Kind != "grpc" {
 			notes = appendOnce(notes, budgetNote(ph.p.Budget.Kind))
 		}
@@ -215,6 +226,7 @@ wait:
 	stop()
 	<-done
 	gen.wg.Wait()
+	dep.finish()
 	var ru1 syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 	cpu := (tv(ru1.Utime) + tv(ru1.Stime) - tv(ru0.Utime) - tv(ru0.Stime)) / (time.Since(wall0).Seconds() * float64(runtime.NumCPU()))
@@ -278,7 +290,7 @@ func newCaller(p *model.Plan, phases []runPhase, i int, addr string, clk *clock,
 		if j > 0 && ph.p.Chain[i].Breaker == c.phases[j-1].lp.Breaker {
 			from = c.phases[j-1].breakerFrom
 		}
-		c.phases = append(c.phases, phase{from: ph.from, lp: ph.p.Chain[i], budgets: b, breakerFrom: from})
+		c.phases = append(c.phases, phase{from: ph.from, lp: ph.p.Chain[i], budgets: b, breakerFrom: from, hedging: hedgingOf(c.phases, ph.p, i, clk, k)})
 	}
 	if !grpcHere {
 		conn, err := dial(addr, "")
@@ -338,9 +350,12 @@ func measure(p *model.Plan, k *counters, ws []model.Window) model.Result {
 	m.Pending = m.Requests - m.Successful - m.Failed
 	m.RefusedBudget = float64(k.total(cRefusedBudget))
 	m.RefusedBreaker = float64(k.total(cRefusedBreaker))
-	m.RetriesRefused = m.RefusedBudget + m.RefusedBreaker
+	m.RefusedPushback = float64(k.total(cRefusedPushback))
+	m.NotRetryable = float64(k.total(cNotRetryable))
+	m.RetriesRefused = m.RefusedBudget + m.RefusedBreaker + m.RefusedPushback
 	m.Served = float64(k.total(cServed))
 	m.WastedServed = float64(k.total(cWasted))
+	m.Hedges = float64(k.total(cHedges))
 	m.Allowed = float64(p.Allowed)
 	base := p.BaseRate()
 	m.PeakLoadX = ratioOf(float64(peakBin)/(float64(binTicks)*p.TickS), base)

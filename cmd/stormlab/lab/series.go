@@ -26,11 +26,14 @@ func series(p *model.Plan, k *counters, queues []int64, unhealthy []bool, upto i
 			row.RefusedBreaker += float64(k.at(cRefusedBreaker, t))
 			row.Served += float64(k.at(cServed, t))
 			row.Wasted += float64(k.at(cWasted, t))
+			row.Hedges += float64(k.at(cHedges, t))
+			row.NotRetryable += float64(k.at(cNotRetryable, t))
+			row.RefusedPushback += float64(k.at(cRefusedPushback, t))
 			inflight += k.at(cRequests, t) - k.at(cOK, t) - k.at(cFailed, t)
 			seg = p.SegmentAt(seg, t)
 			capacity += p.Faults[seg].CapRate
 		}
-		row.Refused = row.RefusedBudget + row.RefusedBreaker
+		row.Refused = row.RefusedBudget + row.RefusedBreaker + row.RefusedPushback
 		row.Queue = float64(queues[b-1])
 		row.InFlight = float64(inflight)
 		row.Capacity = capacity / float64(b-a)

@@ -2,11 +2,48 @@ package lab
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/stormlab/stormlab/model"
 )
+
+// kindSupport is what the lab does with every kind the model registers
+// (model.Families()), by the key that picks it: "" for a kind it runs,
+// else what it cannot run yet, as a refusal names it. A test checks that
+// it names every registered kind and no other.
+func kindSupport() map[string]map[string]string {
+	runs := func(kinds ...string) map[string]string {
+		m := map[string]string{}
+		for _, k := range kinds {
+			m[k] = ""
+		}
+		return m
+	}
+	arrivals := runs("constant", "poisson", "closed", "burst")
+	queue := runs("fifo", "lifo", "none")
+	queue["latency"] = "the congestive latency server"
+	return map[string]map[string]string{
+		"arrivals":                arrivals,
+		"layer.N.backoff.kind":    runs("none", "constant", "exponential"),
+		"layer.N.backoff.jitter":  runs("none", "full", "equal", "decorrelated"),
+		"layer.N.breaker.kind":    runs("none", "consecutive", "ratio"),
+		"budget.kind":             runs("none", "per_tick", "ratio", "token_bucket", "grpc", "finagle", "envoy", "aws", "adaptive"),
+		"dependency.queue":        queue,
+		"dependency.network.kind": runs("none", "constant", "exponential"),
+		"fault.N.kind":            runs("outage", "degradation", "slowdown", "spike"),
+		"health.rule":             runs("queue", "goodput"),
+	}
+}
+
+// chosenKinds names the kinds of p that the lab may refuse, by the key
+// that picks each.
+func chosenKinds(p *model.Plan) map[string]string {
+	arrivals := map[model.ArrivalKind]string{model.ArriveConstant: "constant", model.ArrivePoisson: "poisson", model.ArriveClosed: "closed", model.ArriveBurst: "burst"}
+	queue := map[model.ServerKind]string{model.ServerLoss: "none", model.ServerFIFO: "fifo", model.ServerLIFO: "lifo", model.ServerLatency: "latency"}
+	return map[string]string{"arrivals": arrivals[p.Arrivals], "dependency.queue": queue[p.Server]}
+}
 
 // unsupported lists what in p the lab cannot run on the real stack yet, one
 // phrase each; empty when it can run it all.
@@ -16,30 +53,18 @@ func unsupported(p *model.Plan) []string {
 	if p.Engine != model.EngineStochastic {
 		add("the queue engine's flattened chain (the lab runs the stochastic engine's scenarios)")
 	}
-	switch p.Arrivals {
-	case model.ArriveClosed:
-		add("closed-loop arrivals")
-	}
-	if len(p.Shape) > 0 {
-		add("a load shape")
+	support := kindSupport()
+	chosen := chosenKinds(p)
+	for _, key := range slices.Sorted(maps.Keys(chosen)) {
+		if why := support[key][chosen[key]]; why != "" {
+			add("%s", why)
+		}
 	}
 	if p.Backlog > 0 || p.Abandoned > 0 {
 		add("an initial backlog")
 	}
-	if p.Server == model.ServerLatency {
-		add("the congestive latency server")
-	}
-	if p.Latency > 0 {
-		add("a service latency")
-	}
-	if p.Network.Kind != model.NetworkNone {
-		add("network delays")
-	}
-	if p.FatalShare > 0 {
-		add("non-retryable failures (fatal_share)")
-	}
-	if p.Pushback > 0 {
-		add("pushback")
+	if p.Pushback > 0 && p.Budget.Kind == "grpc" {
+		add("pushback with gRPC's retry throttling (grpc-go takes a token for a call pushed back, where the model's grpc budget is not told of an answer not to retry)")
 	}
 	for i, ch := range p.Changes {
 		q := ch.Plan
@@ -53,15 +78,11 @@ func unsupported(p *model.Plan) []string {
 			add("a change (%d) of a run with gRPC's retry throttling", i)
 		}
 	}
-	for i, l := range p.Chain {
-		if l.Hedge.Delay > 0 || l.Hedge.Percentile > 0 {
-			add("hedging (layer %d)", i)
-		}
-	}
-	for _, s := range p.Faults {
-		if s.LatFactor != 1 && s.LatFactor != 0 {
-			add("slowdown faults")
-			break
+	for _, ph := range append([]model.PlanChange{{Plan: p}}, p.Changes...) {
+		for i, l := range ph.Plan.Chain {
+			for _, why := range hedgeProblems(ph.Plan, l.Hedge) {
+				add("%s (layer %d)", why, i)
+			}
 		}
 	}
 	if p.Budget.Kind == "grpc" {
@@ -73,6 +94,19 @@ func unsupported(p *model.Plan) []string {
 				add("%s (layer %d)", why, i)
 			}
 		}
+	}
+	return slices.Compact(out)
+}
+
+// hedgeProblems says why the lab cannot hedge as h says in a run of p:
+// nothing when it can.
+func hedgeProblems(p *model.Plan, h model.HedgePlan) []string {
+	if h.Delay <= 0 {
+		return nil
+	}
+	var out []string
+	if p.Budget.Kind == "grpc" {
+		out = append(out, "hedging with gRPC's retry throttling (grpc-go has no hedging, and the lab's hedges cannot be charged to its throttle)")
 	}
 	return out
 }

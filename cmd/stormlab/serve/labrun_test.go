@@ -102,12 +102,12 @@ func TestLabRefused(t *testing.T) {
 	_, hs := testServer(t, Options{})
 	a, b := startRun(t, hs, nil), startRun(t, hs, nil)
 	apiA, apiB := hs.URL+"/api/runs/"+a, hs.URL+"/api/runs/"+b
-	if code, text := call(t, "POST", apiB+"/fault", map[string]any{"kind": "slowdown", "factor": 4, "length": "10s"}); code != http.StatusNoContent {
-		t.Fatalf("fault: %d %s", code, text)
+	if code, text := call(t, "POST", apiB+"/change", map[string]any{"set": map[string]any{"load": 80}}); code != http.StatusNoContent {
+		t.Fatalf("change: %d %s", code, text)
 	}
 	code, text := call(t, "POST", apiB+"/lab", nil)
-	if code != http.StatusBadRequest || !strings.Contains(text, "the lab cannot run slowdown faults on the real stack yet") {
-		t.Errorf("a slowdown in the lab: %d %s", code, text)
+	if code != http.StatusBadRequest || !strings.Contains(text, "the lab cannot run a change (0) of anything but the callers' policies on the real stack yet") {
+		t.Errorf("a change of the load in the lab: %d %s", code, text)
 	}
 	if code, text := call(t, "POST", apiA+"/lab", map[string]any{"speed": 0}); code != http.StatusBadRequest || !strings.Contains(text, "speed") {
 		t.Errorf("speed 0: %d %s", code, text)
