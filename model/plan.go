@@ -167,6 +167,7 @@ type LayerPlan struct {
 	Backoff  BackoffPlan
 	Breaker  BreakerPlan
 	Hedge    HedgePlan
+	Limiter  LimiterPlan
 }
 
 // HedgePlan is a layer's hedging: a second copy of a call after Delay ticks

@@ -95,9 +95,11 @@ func (p *Plan) resolveChain(s *Scenario) {
 	if s.ChainMode() == "flat" {
 		p.Flat = true
 		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff, layers[0].Breaker, layers[len(layers)-1].Hedge)}
+		p.Chain[0].Limiter = layers[0].Limiter.plan(p.TickNs)
 	} else {
 		for _, l := range layers {
 			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff, l.Breaker, l.Hedge))
+			p.Chain[len(p.Chain)-1].Limiter = l.Limiter.plan(p.TickNs)
 		}
 	}
 	for _, l := range p.Chain {

@@ -57,6 +57,9 @@ func unsupported(p *model.Plan) []string {
 		if l.Hedge.Delay > 0 || l.Hedge.Percentile > 0 {
 			add("hedging (layer %d)", i)
 		}
+		if l.Limiter.On() {
+			add("a concurrency limiter (layer %d)", i)
+		}
 	}
 	for _, s := range p.Faults {
 		if s.LatFactor != 1 && s.LatFactor != 0 {
