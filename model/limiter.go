@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"sync"
 	"time"
 )
@@ -83,12 +82,18 @@ type adaptive interface{ adapts() }
 // reads none of them).
 func (l *Limiter) bounds(dst []Bound) []Bound {
 	for _, k := range limiterKinds() {
-		if k.Params != nil {
-			dst = append(dst, Bound{"queue_limit", k.Name, Range{0, 1e9, "tries"}, &l.QueueLimit},
-				Bound{"queue_timeout", k.Name, span(Duration(time.Microsecond), LongestWait), &l.QueueTimeout})
-		}
+		dst = l.kindBounds(k.Name, dst)
 	}
 	return dst
+}
+
+// kindBounds is bounds for one kind: what validation checks.
+func (l *Limiter) kindBounds(kind string, dst []Bound) []Bound {
+	if k, ok := lookupLimiter(kind); !ok || k.Params == nil {
+		return dst
+	}
+	return append(dst, Bound{"queue_limit", kind, Range{0, 1e9, "tries"}, &l.QueueLimit},
+		Bound{"queue_timeout", kind, span(Duration(time.Microsecond), LongestWait), &l.QueueTimeout})
 }
 
 func (l *Limiter) kind() string { return l.Kind }
@@ -125,20 +130,23 @@ func (l *Limiter) TableKinds() []Kind { return kindsOf(limiterKinds()) }
 func (l *Limiter) on() bool { return l.Kind != "" && l.Kind != "none" }
 
 // validateKind refuses a kind the registry does not hold, parameters that
-// are not the kind's, and the kind's own rules beyond its ranges; path
-// names the table ("layer.0.limiter.").
-func (l *Limiter) validateKind(path string) *FieldError {
-	if e := checkKind(path+"kind", l.Kind, limiterKinds()); e != nil && l.Kind != "" {
-		return e
+// are not the kind's, and the kind's own rules beyond its ranges; layer
+// names the layer ("layer.0."), and the names are built only for an error.
+func (l *Limiter) validateKind(layer string) *FieldError {
+	k, ok := lookupLimiter(l.Kind)
+	if !ok {
+		return checkKind(layer+"limiter.kind", l.Kind, limiterKinds())
 	}
-	k, _ := lookupLimiter(l.Kind)
 	p := l.TableParams()
-	if e := paramsOf(strings.TrimSuffix(path, "."), k.Kind, p); e != nil {
+	if k.Params == nil && p == nil {
+		return nil
+	}
+	if e := paramsOf(layer+"limiter", k.Kind, p); e != nil {
 		return e
 	}
 	if k.check != nil {
 		if e := k.check(p); e != nil {
-			e.Path = path + e.Path
+			e.Path = layer + "limiter." + e.Path
 			return e
 		}
 	}

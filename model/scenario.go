@@ -395,8 +395,7 @@ func (s *Scenario) Validate() error {
 		p := indexed("layer", i)
 		check = append(check, checkKind(p+"backoff.kind", l.Backoff.Kind, backoffKinds()),
 			checkKind(p+"backoff.jitter", l.Backoff.Jitter, jitterKinds()),
-			l.Breaker.validateKind(p+"breaker."),
-			l.Limiter.validateKind(p+"limiter."))
+			l.Breaker.validateKind(p+"breaker."))
 	}
 	for i, f := range s.Fault {
 		check = append(check, checkKind(indexed("fault", i)+"kind", f.Kind, faultKinds()))
@@ -431,6 +430,9 @@ func (s *Scenario) Validate() error {
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
+		if e := l.Limiter.validateKind(p); e != nil {
+			return e
+		}
 		switch h := l.Hedge; {
 		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
 			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
