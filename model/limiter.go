@@ -15,8 +15,9 @@ import (
 // its retry budget: every try, a retry included, takes a slot when it is
 // sent and gives it back when it is answered, given up on or cancelled.
 // A call whose try the limiter refuses fails at once, as one the budget
-// refuses; the layer above sees the failure. The kind's own keys are its
-// parameter struct (BulkheadParams, AIMDParams, GradientParams).
+// refuses; the layer above sees the failure. A flat chain (one caller) has
+// the top layer's limiter. The kind's own keys are its parameter struct
+// (BulkheadParams, AIMDParams, GradientParams).
 type Limiter struct {
 	Kind         string   `toml:"kind" doc:"none, or one of the limiter kinds below"`
 	Scope        string   `toml:"scope" oneof:",client,layer" doc:"client (each client of the layer its own limit, as a library in each process) or layer (one limit for all the layer's clients, as a proxy in front of them)"`

@@ -265,14 +265,21 @@ func TestGradientFallsInARun(t *testing.T) {
 	t.Logf("limit %d before, down to %d in the slowdown's first 2 s", before, least)
 }
 
-// TestLimiterRefusals: a limiter on a layer that hedges, or a change that
-// sets a limiter's key, is refused naming the key; the queue engine refuses
+// TestLimiterRefusals: a limiter on a layer that hedges (or on a flat
+// chain that does), or a change that sets a limiter's key, is refused
+// naming the key; the queue engine refuses
 // every kind but none by name.
 func TestLimiterRefusals(t *testing.T) {
 	sc := limiterCase("reject")
 	sc.Layer[0].Hedge = Hedge{Delay: ms(100), MaxShare: 0.1}
 	if err := Check(&sc); err == nil || !strings.Contains(err.Error(), "layer.0.limiter.kind") {
 		t.Errorf("a limiter on a hedging layer: %v; want it refused", err)
+	}
+	sc = limiterCase("reject")
+	sc.Chain, sc.Layer = "flat", append(sc.Layer, DefaultLayer())
+	sc.Layer[1].Hedge = Hedge{Delay: ms(100), MaxShare: 0.1}
+	if err := Check(&sc); err == nil || !strings.Contains(err.Error(), "layer.0.limiter.kind") {
+		t.Errorf("a limiter on a flat chain whose bottom layer hedges: %v; want it refused", err)
 	}
 	sc = limiterCase("reject")
 	sc.Change = []Change{{At: Duration(2 * time.Second), Set: map[string]any{"layer.0.limiter.max": 8}}}

@@ -444,6 +444,8 @@ func (s *Scenario) Validate() error {
 			return bad(p+"hedge.delay", "hedging is modelled on the calls to the dependency: set it on the bottom layer")
 		case h.Delay > 0 && l.Limiter.on():
 			return bad(p+"limiter.kind", "a concurrency limit on a layer that hedges is not modelled: set it on another layer, or hedge.delay = 0")
+		case i == 0 && l.Limiter.on() && s.ChainMode() == "flat" && s.chainLayer(s.chainLen()-1).Hedge.Delay > 0:
+			return bad(p+"limiter.kind", "a flat chain is one caller, which hedges as the bottom layer says: a concurrency limit on it is not modelled with hedging")
 		}
 	}
 	for i, pt := range s.Shape {
