@@ -16,7 +16,8 @@ import (
 // sent and gives it back when it is answered, given up on or cancelled.
 // A call whose try the limiter refuses fails at once, as one the budget
 // refuses; the layer above sees the failure. A flat chain (one caller) has
-// the top layer's limiter. The kind's own keys are its parameter struct
+// the top layer's limiter. No [[scenario.change]] may set a limiter's keys:
+// it counts the tries in flight from the run's start. The kind's own keys are its parameter struct
 // (BulkheadParams, AIMDParams, GradientParams).
 type Limiter struct {
 	Kind         string   `toml:"kind" doc:"none, or one of the limiter kinds below"`
