@@ -66,6 +66,22 @@ func (c boundsCase) scenario(t *testing.T) Scenario {
 		if err := sc.Layer[0].Breaker.SetTableKind(c.r.Kind); err != nil {
 			t.Fatal(err)
 		}
+	case strings.HasPrefix(path, "layer.0.limiter."):
+		if err := sc.Layer[0].Limiter.SetTableKind(c.r.Kind); err != nil {
+			t.Fatal(err)
+		}
+		sc.Layer[0].Limiter.Scope = "layer"
+		switch q := sc.Layer[0].Limiter.Params.(type) { // the least limits, so that every max_limit is one
+		case AIMDParams:
+			q.InitialLimit, q.MinLimit = 1, 1
+			sc.Layer[0].Limiter.Params = q
+		case GradientParams:
+			q.InitialLimit, q.MinLimit = 1, 1
+			sc.Layer[0].Limiter.Params = q
+		}
+		if path == "layer.0.limiter.queue_limit" || path == "layer.0.limiter.queue_timeout" {
+			sc.Layer[0].Limiter.Full = "queue"
+		}
 	case strings.HasPrefix(path, "fault.0.") && c.r.Kind != "":
 		sc.Fault[0].Kind = c.r.Kind
 	case strings.HasPrefix(path, "layer.0.backoff."):

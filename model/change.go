@@ -87,6 +87,9 @@ func (s *Scenario) validateChanges() error {
 		}
 		prev = c.At
 		for _, st := range c.Settings() {
+			if strings.Contains(st.Path+".", ".limiter.") {
+				return bad(p+"set."+st.Path, "a concurrency limiter cannot change during a run (it counts the tries in flight from the run's start): start the run with it instead")
+			}
 			if k, fixed := fixedKey(st.Path); fixed {
 				return bad(p+"set."+st.Path, "%s cannot change during a run; a change may set a policy, the load, the dependency's capacity or its latency (fixed: %s)",
 					k, strings.Join(fixedKeys, ", "))

@@ -62,6 +62,11 @@
 //	series.go           the per-second time series
 //	group.go            the stochastic engine's groups of calls and their recycling
 //	breaker.go          a layer's circuit breaker
+//	limiter.go          a layer's client-side concurrency limit: the registry, the
+//	                    table, the rule's interface (limiter_state.go: its state,
+//	                    limit_queue.go: the tries waiting for a slot, limiters.go:
+//	                    a run's, stochastic_limits.go: where the engine asks them)
+//	limiter_*.go        one file per kind: bulkhead, aimd, gradient
 //	outcome.go          the kinds of answer and the reasons a try is refused
 //	hedge.go            hedged tries: an original and its second copies, the winner and the loser
 //	hedger.go           when a layer hedges and how many (latency_window.go: its percentile)
@@ -79,8 +84,10 @@
 //     a network delay, answers arriving, closed-loop clients ending their
 //     think time. Then the tick's new requests start, after the retries
 //     (those were scheduled earlier). A group that starts passes its
-//     layer's breaker (see below), then the budget's gate (retries), counts
-//     as sent, and passes its calls down; with no
+//     layer's breaker (see below), then its concurrency limiter (a try
+//     beyond the limit fails at once or waits for a slot; waiting tries
+//     are let in, oldest first, in the tick after a slot frees), then the
+//     budget's gate (retries), counts as sent, and passes its calls down; with no
 //     network delay they reach the layer below, and finally the dependency,
 //     in the same tick. A loss server answers each call as it comes: the
 //     first calls of the tick, up to its capacity, are served, the rest fail
@@ -205,9 +212,9 @@
 // # Kinds and their registries
 //
 // Every part with several rules — arrivals, backoff, jitter, circuit
-// breaker, retry budget, dependency, network delay, fault, health rule —
-// has one registry of kinds in its file (budgetKinds in budget.go,
-// breakerKinds in breaker.go, ...), listed by Families (kind.go). An entry
+// breaker, concurrency limiter, retry budget, dependency, network delay,
+// fault, health rule — has one registry of kinds in its file (budgetKinds
+// in budget.go, breakerKinds in breaker.go, ...), listed by Families (kind.go). An entry
 // is a Kind: the name a file writes, one line of doc, the engines that model
 // it, and its own keys — a parameter struct whose toml and doc tags name
 // and describe them, holding their defaults, with a bounds method declaring
@@ -278,7 +285,9 @@
 // kind's own rules beyond its ranges (see finagleKind), and a test of its
 // arithmetic step by step belongs in budget_test.go;
 // cmd/stormlab's TestAddABudgetKind builds a copy of the module with this
-// very file and line and finds the kind everywhere above. A server or a
-// breaker kind is added alike, as a file and an entry of serverKinds or
-// breakerKinds.
+// very file and line and finds the kind everywhere above. A server, a
+// breaker or a concurrency limiter kind is added alike, as a file and an
+// entry of serverKinds, breakerKinds or limiterKinds (a limiter's file
+// holds its rule: its limit at a tick, and what the samples of the tries
+// that end do to it).
 package model

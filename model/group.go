@@ -53,7 +53,7 @@ type group struct {
 type groupExtra struct {
 	kids []*group // with cancel_abandoned: groups started for this one
 	hg   *hedge   // a hedged try: the pair's state; nil otherwise
-	born int64    // with hedging: the tick the try was sent
+	born int64    // with hedging or an adaptive limit: the tick the try was sent
 	// arrived: a top-layer group, with measure_latency: the tick its user
 	// request arrived.
 	arrived int64
@@ -61,6 +61,10 @@ type groupExtra struct {
 	// while its entries there still count them (see queueServer).
 	excess int64
 	side   uint8 // with hg: 0 for the original calls, 1 for their hedges
+	// limIn: on a layer with an adaptive concurrency limit, the tries in
+	// flight under it when g's were sent (born: the tick they were); at
+	// most its max_limit, 10^9 (Validate), so it fits.
+	limIn int32
 }
 
 // ext returns g's extra part, made on first use.

@@ -120,6 +120,7 @@ var families = sync.OnceValue(func() []Family {
 		{Name: "backoff", Key: "layer.N.backoff.kind", Kinds: backoffKinds()},
 		{Name: "jitter", Key: "layer.N.backoff.jitter", Kinds: jitterKinds()},
 		{Name: "circuit breaker", Key: "layer.N.breaker.kind", Kinds: kindsOf(breakerKinds())},
+		{Name: "concurrency limiter", Key: "layer.N.limiter.kind", Kinds: kindsOf(limiterKinds())},
 		{Name: "retry budget", Key: "budget.kind", Kinds: kindsOf(budgetKinds())},
 		{Name: "dependency", Key: "dependency.queue", Kinds: kindsOf(serverKinds()), picks: pickedServer},
 		{Name: "service time", Key: "dependency.service.kind", Kinds: kindsOf(serviceKinds())},

@@ -19,6 +19,7 @@ const (
 	byDeadline                // the request's deadline had passed
 	byPushback                // the dependency said "overloaded, don't retry"
 	byFatal                   // the error is not retryable
+	byLimiter                 // a concurrency limiter refused it, or it waited for a slot too long
 	refusals
 )
 

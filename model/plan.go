@@ -77,23 +77,25 @@ type ArrivalPlan struct {
 
 // ServerPlan is the dependency resolved.
 type ServerPlan struct {
-	Server      ServerKind
-	Capacity    float64 // calls per second (before faults)
-	QueueLimit  int64   // calls that may wait; 0 = unbounded
-	DropExpired bool    // waiting calls nobody waits for are discarded (also with Cancel)
-	FailureP    float64 // chance that a served call fails anyway
-	FlakyShare  float64
-	FlakyTries  int32
-	FatalShare  float64
-	Pushback    int64      // calls waiting above which arriving calls are pushed back; 0 = never
-	Latency     float64    // seconds a served call takes to answer
-	Slope       float64    // latency server: seconds added per call in flight
-	Workers     int64      // worker pool: its workers (before faults)
-	PoolRoom    ServerKind // worker pool: its waiting room, as dependency.queue names it (ServerFIFO, ServerLIFO or ServerLoss)
-	Service     serviceLaw // worker pool: the law of a call's service time
-	Admission   admitter   // the waiting room's admission rule; nil for none
-	Collapse    CollapsePlan
-	Network     NetworkPlan
+	Server        ServerKind
+	Capacity      float64 // calls per second (before faults)
+	QueueLimit    int64   // calls that may wait; 0 = unbounded
+	DropExpired   bool    // waiting calls nobody waits for are discarded (also with Cancel)
+	FailureP      float64 // chance that a served call fails anyway
+	FlakyShare    float64
+	FlakyTries    int32
+	FatalShare    float64
+	Pushback      int64      // calls waiting above which arriving calls are pushed back; 0 = never
+	Latency       float64    // seconds a served call takes to answer
+	Slope         float64    // latency server: seconds added per call in flight
+	Workers       int64      // worker pool: its workers (before faults)
+	PoolRoom      ServerKind // worker pool: its waiting room, as dependency.queue names it (ServerFIFO, ServerLIFO or ServerLoss)
+	Service       serviceLaw // worker pool: the law of a call's service time
+	ServiceKind   string     // the law's name (dependency.service.kind), for those who name it
+	AdmissionKind string     // the admission rule's name (dependency.admission.kind), for those who name it
+	Admission     admitter   // the waiting room's admission rule; nil for none
+	Collapse      CollapsePlan
+	Network       NetworkPlan
 }
 
 // FaultPlan is the run's faults resolved: as written, their window, and
@@ -172,6 +174,7 @@ type LayerPlan struct {
 	Backoff  BackoffPlan
 	Breaker  BreakerPlan
 	Hedge    HedgePlan
+	Limiter  LimiterPlan
 }
 
 // HedgePlan is a layer's hedging: a second copy of a call after Delay ticks

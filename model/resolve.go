@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -95,9 +96,11 @@ func (p *Plan) resolveChain(s *Scenario) {
 	if s.ChainMode() == "flat" {
 		p.Flat = true
 		p.Chain = []LayerPlan{p.layer(p.Allowed, layers[len(layers)-1].Timeout, layers[0].Backoff, layers[0].Breaker, layers[len(layers)-1].Hedge)}
+		p.Chain[0].Limiter = layers[0].Limiter.plan(p.TickNs)
 	} else {
 		for _, l := range layers {
 			p.Chain = append(p.Chain, p.layer(l.Attempts, l.Timeout, l.Backoff, l.Breaker, l.Hedge))
+			p.Chain[len(p.Chain)-1].Limiter = l.Limiter.plan(p.TickNs)
 		}
 	}
 	for _, l := range p.Chain {
@@ -143,6 +146,7 @@ func (p *Plan) resolveServer(s *Scenario) {
 	}
 	p.Capacity = d.Capacity
 	p.Service = d.Service.law(d.Latency.Seconds())
+	p.ServiceKind, p.AdmissionKind = cmp.Or(d.Service.Kind, "constant"), cmp.Or(d.Admission.Kind, "none")
 	p.Admission = d.Admission.admitter(p.TickNs)
 	if d.poolPicked() {
 		for _, k := range serverKinds() {

@@ -47,6 +47,7 @@ type Metrics struct {
 	RefusedBreaker                    float64 // by an open circuit breaker
 	RefusedDeadline                   float64 // because the request's deadline had passed
 	RefusedPushback                   float64 // because the dependency said "overloaded, don't retry"
+	RefusedLimiter                    float64 // by a concurrency limiter, at once or after waiting for a slot
 	NotRetryable                      float64 // failed tries not retried because the error was not retryable
 	Hedges                            float64 // second copies of slow calls sent to the dependency
 	Served                            float64 // calls the dependency completed
@@ -146,6 +147,7 @@ type SeriesRow struct {
 	Refused   float64 // tries and retries a policy refused (budget, breaker, deadline, pushback)
 	// Refused by reason, and the failed tries not retried as not retryable.
 	RefusedBudget, RefusedBreaker, RefusedDeadline, RefusedPushback, NotRetryable float64
+	RefusedLimiter                                                                float64 // tries a concurrency limiter refused
 	Hedges                                                                        float64 // second copies of slow calls
 	Served                                                                        float64 // calls the dependency completed
 	Wasted                                                                        float64 // of those, calls nobody waited for any more
@@ -256,7 +258,7 @@ func SplitMix(x uint64) uint64 {
 func counted(m *Metrics) []*float64 {
 	return []*float64{&m.Requests, &m.Calls, &m.EndBacklog, &m.PeakCalls, &m.PeakLoadX, &m.WindowRateX, &m.WindowCalls, &m.WindowPerTick, &m.CallsPerS, &m.Allowed, &m.PeakQueue,
 		&m.Successful, &m.Failed, &m.Pending, &m.RetriesRefused, &m.Served, &m.WastedServed,
-		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges}
+		&m.RefusedBudget, &m.RefusedBreaker, &m.RefusedDeadline, &m.RefusedPushback, &m.NotRetryable, &m.Hedges, &m.RefusedLimiter}
 }
 
 // latencies lists the metrics only some runs measure, which are averaged
@@ -413,6 +415,7 @@ func (c *counts) metrics(p *Plan, base float64) Metrics {
 		RefusedBreaker:  float64(c.refusedBy[byBreaker]),
 		RefusedDeadline: float64(c.refusedBy[byDeadline]),
 		RefusedPushback: float64(c.refusedBy[byPushback]),
+		RefusedLimiter:  float64(c.refusedBy[byLimiter]),
 		NotRetryable:    float64(c.refusedBy[byFatal]),
 		Hedges:          float64(c.hedges),
 		Served:          float64(c.served),

@@ -80,6 +80,7 @@ type Layer struct {
 	Backoff  Backoff  `toml:"backoff" doc:"wait before a retry"`
 	Breaker  Breaker  `toml:"breaker" doc:"circuit breaker on the layer's calls"`
 	Hedge    Hedge    `toml:"hedge" doc:"hedged requests: a second copy of a slow call"`
+	Limiter  Limiter  `toml:"limiter" doc:"client-side concurrency limit on the layer's tries: a bulkhead or an adaptive limit"`
 }
 
 func (l *Layer) bounds(dst []Bound) []Bound {
@@ -210,7 +211,8 @@ func Default() Scenario {
 func DefaultLayer() Layer {
 	return Layer{Attempts: 1, Timeout: Duration(time.Second), Backoff: Backoff{Kind: "none", Factor: 2, Jitter: "none"},
 		Breaker: Breaker{Kind: "none", Open: Duration(30 * time.Second), Probes: 1, Placement: "inside_retry"},
-		Hedge:   Hedge{MaxShare: 0.02}}
+		Hedge:   Hedge{MaxShare: 0.02},
+		Limiter: Limiter{Kind: "none", Scope: "client", Full: "reject", QueueTimeout: Duration(time.Second)}}
 }
 
 // ChainLayers returns the effective chain, top first: Layer stretched or cut
@@ -436,6 +438,9 @@ func (s *Scenario) Validate() error {
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
+		if e := l.Limiter.validateKind(p); e != nil {
+			return e
+		}
 		switch h := l.Hedge; {
 		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
 			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
@@ -445,6 +450,10 @@ func (s *Scenario) Validate() error {
 			return bad(p+"hedge.max_share", "hedging needs a cap: max_share > 0 (e.g. 0.02)")
 		case h.Delay > 0 && i < len(s.Layer)-1 && s.Layers == 0:
 			return bad(p+"hedge.delay", "hedging is modelled on the calls to the dependency: set it on the bottom layer")
+		case h.Delay > 0 && l.Limiter.on():
+			return bad(p+"limiter.kind", "a concurrency limit on a layer that hedges is not modelled: set it on another layer, or hedge.delay = 0")
+		case i == 0 && l.Limiter.on() && s.ChainMode() == "flat" && s.chainLayer(s.chainLen()-1).Hedge.Delay > 0:
+			return bad(p+"limiter.kind", "a flat chain is one caller, which hedges as the bottom layer says: a concurrency limit on it is not modelled with hedging")
 		}
 	}
 	for i, pt := range s.Shape {

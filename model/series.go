@@ -54,6 +54,7 @@ func (r *recorder) add(t int64, c *tickCounts, capRate float64, unhealthy bool, 
 	b.RefusedDeadline += float64(c.refusedBy[byDeadline])
 	b.RefusedPushback += float64(c.refusedBy[byPushback])
 	b.NotRetryable += float64(c.refusedBy[byFatal])
+	b.RefusedLimiter += float64(c.refusedBy[byLimiter])
 	b.Hedges += float64(c.hedges)
 	b.Unhealthy = b.Unhealthy || unhealthy
 	r.capSum += capRate

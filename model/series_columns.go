@@ -55,6 +55,7 @@ func SeriesColumns() []SeriesColumn {
 		detail("refused_breaker", "tries failed at once by an open breaker per second", func(r *SeriesRow) float64 { return r.RefusedBreaker }),
 		detail("refused_deadline", "tries not started for want of time per second", func(r *SeriesRow) float64 { return r.RefusedDeadline }),
 		detail("refused_pushback", "retries not made after pushback per second", func(r *SeriesRow) float64 { return r.RefusedPushback }),
+		detail("refused_limiter", "tries refused by a concurrency limiter per second", func(r *SeriesRow) float64 { return r.RefusedLimiter }),
 		detail("not_retryable", "failed tries not retried as not retryable per second", func(r *SeriesRow) float64 { return r.NotRetryable }),
 		detail("hedges", "hedges sent per second", func(r *SeriesRow) float64 { return r.Hedges }),
 		count("served", "calls the dependency completed per second", func(r *SeriesRow) float64 { return r.Served }),

@@ -25,7 +25,7 @@ type stoch struct {
 	cal     calendar
 	gs      groups
 
-	clientsApart bool  // arrivals are split over clients (per-client budgets)
+	clientsApart bool  // arrivals are split over clients (per-client budgets or limiters)
 	rr           int64 // constant arrivals over clients: round robin
 	arrSplit     []split
 	split        []split
@@ -51,8 +51,16 @@ type stoch struct {
 	last     int64        // the last tick run or idled over (stochastic_advance.go)
 	until    int64        // the end of the stretch advance runs: nothing is drawn ahead past it
 	breakers [][]*breaker // by layer, then client; nil without breakers
+	lims     *limiters    // the layers' concurrency limits; nil without
 	hedger   *hedger      // the bottom layer's hedging; nil without
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
+
+	// gated, stamps and ends fold the checks of the policies a try meets
+	// into one each on the paths every try takes (see their refresh):
+	// some layer has a breaker or a limiter; a group opened needs its
+	// extra part stamped (hedging, latencies, an adaptive limit); the
+	// budgets or the limiters hear of tries that end.
+	gated, stamps, ends bool
 
 	// okLat and errLat count the latencies of user requests answered with
 	// a success and with an error (measure_latency); nil without.
@@ -79,7 +87,8 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	}
 	s.srv = newServer(s)
 	s.budgets = newBudgets(p, len(p.Chain), p.Clients, s.r)
-	s.clientsApart = s.budgets.perClient()
+	s.lims = newLimiters(p)
+	s.clientsApart = s.budgets.perClient() || s.lims.perClient()
 	s.health = newHealth(p)
 	s.c.peakRate = newPeakRate(p)
 	if series {
@@ -112,6 +121,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	s.cal = newCalendar(min(h, p.Ticks+1))
 	s.cal.dropRefs = !s.gs.recycle
 	s.jumpEmpty = emptyJumpsExact(p, series)
+	s.refresh()
 	s.groupBytes = p.groupSize()
 	s.deadlines = p.Deadline >= 0
 	return s
@@ -245,6 +255,8 @@ func (s *stoch) step(t int64) {
 					s.preRequests += ev.n
 				}
 				s.startRoots(ev.client, ev.n)
+			case evAdmit:
+				s.admitWaiting(ev.layer, ev.client)
 			}
 		}
 	}
@@ -295,7 +307,7 @@ func (s *stoch) adopt(np *Plan) {
 	}
 	if old.Budget != np.Budget {
 		s.budgets = newBudgets(np, len(np.Chain), np.Clients, s.r)
-		s.clientsApart = s.budgets.perClient()
+		s.clientsApart = s.budgets.perClient() || s.lims.perClient()
 	}
 	if np.Breakers && s.breakers == nil {
 		s.breakers = make([][]*breaker, len(np.Chain))
@@ -315,6 +327,7 @@ func (s *stoch) adopt(np *Plan) {
 		}
 	}
 	s.srv.adopt(old, np)
+	s.refresh()
 	s.jumpEmpty = s.jumpEmpty && emptyJumpsExact(np, s.rec != nil)
 	s.deadlines = s.deadlines || np.Deadline >= 0
 	s.arr.restart(np, s.now)
@@ -451,4 +464,12 @@ func (s *stoch) baseRate() float64 {
 		span = p.Fault.From
 	}
 	return float64(s.preRequests) / (float64(span) * p.TickS)
+}
+
+// refresh sets the flags that fold the policies' checks, from the parts
+// the run has now.
+func (s *stoch) refresh() {
+	s.gated = s.breakers != nil || s.lims != nil
+	s.stamps = s.hedger != nil || s.okLat != nil || s.lims.adapts()
+	s.ends = s.budgets.on() || s.lims != nil
 }

@@ -183,7 +183,12 @@ func (s *stoch) answer(g *group, k int64, out outcome) {
 	if g.waiting == 0 {
 		g.state = gsDone
 	}
-	s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+	if s.ends {
+		s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+		if s.lims != nil {
+			s.limitEnded(g, k, limitOutcomeOf(out))
+		}
+	}
 	s.settle(g, k, out)
 }
 
@@ -328,8 +333,13 @@ func (s *stoch) timeout(g *group) {
 		g.waiting, g.state = 0, gsClosed
 		s.pairOver(hg)
 	} else {
-		s.budgets.end(g.layer, g.client, g.attempt > 1, k)
 		g.waiting, g.state = 0, gsClosed
+		if s.ends {
+			s.budgets.end(g.layer, g.client, g.attempt > 1, k)
+			if s.lims != nil {
+				s.limitEnded(g, k, limitDrop)
+			}
+		}
 	}
 	s.tk.timeouts += k
 	if s.breakers != nil {
@@ -357,6 +367,9 @@ func (s *stoch) cancelBelow(g *group) {
 	for _, k := range g.x.kids {
 		if k.state == gsOpen {
 			k.state = gsCancelled
+			if s.lims != nil {
+				s.limitEnded(k, k.awaitedCopies(), limitIgnore)
+			}
 			s.budgets.end(k.layer, k.client, k.sentAsRetry(), k.awaitedCopies())
 			if k.queued > 0 {
 				s.srv.withdraw(k, k.queued)

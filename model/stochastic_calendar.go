@@ -17,11 +17,12 @@ const (
 	evDone                  // latency server: calls complete
 	evTimeout               // a group's deadline: its caller gives up on what is still unanswered
 	evHedge                 // a group's hedge delay: second copies for the calls still unanswered
+	evAdmit                 // a layer's concurrency limiter lets waiting tries in, or fails those that waited too long
 )
 
 // Phases of a tick; each slot keeps one list per phase, in scheduling order.
 const (
-	phStart   = 0 // evStart, evArrive, evAnswer, evWake
+	phStart   = 0 // evStart, evArrive, evAnswer, evWake, evAdmit
 	phService = 1 // evDone
 	phTimeout = 2 // evTimeout, evHedge
 )
@@ -56,6 +57,9 @@ const (
 	// startPinned (never scheduled): the caller of start hands over a
 	// reference to the parent it holds, which the group opened takes.
 	startPinned
+	// startAdmitted (never scheduled): tries a concurrency limiter let in
+	// after they waited for a slot; they passed their breaker and limiter.
+	startAdmitted
 )
 
 // parent is the group an evStart's group is started for (nil: the user).

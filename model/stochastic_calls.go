@@ -92,7 +92,9 @@ func (s *stoch) startEvent(ev *event) {
 // outside the retry is asked by a call's first try only), none the budget
 // turns away; then the counts, the try's deadline, and the calls passed
 // down (to the layer below, or to the dependency from the bottom), after
-// the network delay. f says what kind of try it is; a try after the first
+// the network delay; a concurrency limiter sits between the breaker and
+// the budget (stochastic_limits.go), and tries it let in after a wait
+// (startAdmitted) pass neither again. f says what kind of try it is; a try after the first
 // is a retry whatever f says. arrived is the tick the user request arrived,
 // for a try of the top layer (parent nil). It reports whether it opened a
 // group (which took the reference to the parent f says is handed over).
@@ -106,15 +108,25 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		}
 		return false
 	}
-	if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
-		if n = s.throughBreaker(parent, layer, client, n, arrived); n == 0 {
-			return false
+	if s.gated && f&startAdmitted == 0 {
+		if s.breakers != nil && (attempt == 1 || !s.p.Chain[layer].Breaker.PerCall) {
+			if n = s.throughBreaker(parent, layer, client, n, arrived); n == 0 {
+				return false
+			}
+		}
+		if s.lims != nil {
+			if n = s.throughLimiter(parent, layer, attempt, client, wait, f, dl, arrived, n); n == 0 {
+				return false
+			}
 		}
 	}
 	if s.budgets.on() {
 		ok := s.budgets.send(layer, client, attempt > 1, n)
 		if refused := n - ok; refused > 0 {
 			s.refuse(byBudget, refused)
+			if s.lims != nil {
+				s.unlimitRefused(layer, client, refused)
+			}
 			s.failCall(parent, layer, client, refused, answerFail, arrived)
 		}
 		if n = ok; n == 0 {
@@ -150,11 +162,16 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	if g.x != nil {
 		*g.x = groupExtra{}
 	}
-	if s.hedger != nil && layer == s.bottom {
-		g.ext().born = s.now
-	}
-	if s.okLat != nil && parent == nil {
-		g.ext().arrived = arrived
+	if s.stamps {
+		if s.hedger != nil && layer == s.bottom {
+			g.ext().born = s.now
+		}
+		if s.okLat != nil && parent == nil {
+			g.ext().arrived = arrived
+		}
+		if s.lims != nil {
+			s.limitStamp(g)
+		}
 	}
 	if parent != nil {
 		if !f.has(startPinned) {

@@ -111,6 +111,44 @@ func randomScenario(r *rand.Rand) Scenario {
 	return s
 }
 
+// withLimiter puts a random concurrency limiter on a random layer of sc.
+func withLimiter(r *rand.Rand, sc Scenario) Scenario {
+	sc.Layer = append([]Layer(nil), sc.Layer...)
+	sc.Layer[r.IntN(len(sc.Layer))].Limiter = randomLimiter(r)
+	return sc
+}
+
+// randomLimiter draws a concurrency limiter of any registered kind, with
+// small limits so that it binds.
+func randomLimiter(r *rand.Rand) Limiter {
+	kinds := kindsOf(limiterKinds())
+	l := DefaultLayer().Limiter
+	if err := l.SetTableKind(kinds[r.IntN(len(kinds))].Name); err != nil {
+		panic(err)
+	}
+	l.Scope = []string{"client", "layer"}[r.IntN(2)]
+	l.Full = []string{"reject", "queue"}[r.IntN(2)]
+	l.QueueLimit = r.IntN(3) * r.IntN(50)
+	l.QueueTimeout = ms(1 + r.IntN(800))
+	least := 1 + r.IntN(10)
+	most := least + r.IntN(60)
+	switch q := l.Params.(type) {
+	case BulkheadParams:
+		q.Max = 1 + r.IntN(40)
+		l.Params = q
+	case AIMDParams:
+		q.MinLimit, q.MaxLimit, q.InitialLimit = least, most, least+r.IntN(most-least+1)
+		q.BackoffRatio = 0.5 + 0.45*r.Float64()
+		q.RTTTimeout = ms(20 + r.IntN(1000))
+		l.Params = q
+	case GradientParams:
+		q.MinLimit, q.MaxLimit, q.InitialLimit = least, most, least+r.IntN(most-least+1)
+		q.LongWindow = 1 + r.IntN(100)
+		l.Params = q
+	}
+	return l
+}
+
 func runOne(t testing.TB, sc Scenario, seed uint64) Metrics {
 	t.Helper()
 	r, err := Run(sc, seed, false)
@@ -129,6 +167,22 @@ func TestStochasticInvariants(t *testing.T) {
 		if _, ok := checkInvariants(t, i, sc, r.Uint64()); !ok {
 			return
 		}
+	}
+	// and with a concurrency limiter of each kind on some layer
+	r = rand.New(rand.NewPCG(3, 4))
+	limited := 0
+	for i := range 200 {
+		sc := withLimiter(r, randomScenario(r))
+		m, ok := checkInvariants(t, i, sc, r.Uint64())
+		if !ok {
+			return
+		}
+		if m.RefusedLimiter > 0 {
+			limited++
+		}
+	}
+	if limited < 40 {
+		t.Errorf("a limiter refused tries in %d of 200 scenarios; the invariants need more that it binds", limited)
 	}
 }
 
@@ -157,7 +211,7 @@ func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) (Metrics, bo
 	if m.WastedServed > m.Served || m.Served > m.Calls {
 		t.Errorf("served %v, wasted %v, calls %v: %s", m.Served, m.WastedServed, m.Calls, desc)
 	}
-	if by := m.RefusedBudget + m.RefusedBreaker + m.RefusedDeadline + m.RefusedPushback; by != m.RetriesRefused {
+	if by := m.RefusedBudget + m.RefusedBreaker + m.RefusedDeadline + m.RefusedPushback + m.RefusedLimiter; by != m.RetriesRefused {
 		t.Errorf("refusals by reason add up to %v, not %v: %s", by, m.RetriesRefused, desc)
 	}
 	checkVerdict(t, &sc, &res, desc)
@@ -172,7 +226,7 @@ func checkInvariants(t *testing.T, i int, sc Scenario, seed uint64) (Metrics, bo
 		calls += row.Calls
 		ok += row.Successes
 		fail += row.Failures
-		refused += row.RefusedBudget + row.RefusedBreaker + row.RefusedDeadline + row.RefusedPushback
+		refused += row.RefusedBudget + row.RefusedBreaker + row.RefusedDeadline + row.RefusedPushback + row.RefusedLimiter
 		hedges += row.Hedges
 	}
 	if want := int(math.Ceil(sc.Duration.Seconds() / math.Max(1, sc.Tick.Seconds()))); len(res.Series.Rows) != want && sc.Tick <= Duration(time.Second) {

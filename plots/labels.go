@@ -122,6 +122,7 @@ var metricLabels = map[string]string{
 	"refused_breaker":       "failed by an open breaker (per run)",
 	"refused_deadline":      "refused after the deadline (per run)",
 	"refused_pushback":      "not retried after pushback (per run)",
+	"refused_limiter":       "refused by a concurrency limiter (per run)",
 	"not_retryable":         "errors not retryable (per run)",
 	"hedges":                "hedges sent (per run)",
 	"in_system_mean":        "mean calls in the pool (waiting or on a worker)",
