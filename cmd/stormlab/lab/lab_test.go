@@ -336,6 +336,14 @@ func TestRefusedByName(t *testing.T) {
 			"hedging with gRPC's retry throttling"},
 		{"latency-server", "layer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 0\nlatency = \"50ms\"\nlatency_slope = \"4ms\"\n",
 			kindSupport()["dependency.queue"]["latency"]},
+		{"pool", "layer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 0\nworkers = 4\nlatency = \"50ms\"\n",
+			kindSupport()["dependency.queue"]["pool"]},
+		{"service-law", "layer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 100\nlatency = \"50ms\"\nservice = { kind = \"exponential\" }\n",
+			kindSupport()["dependency.service.kind"]["exponential"]},
+		{"admission", "layer = [{ attempts = 2, timeout = \"1s\" }]\n[scenario.dependency]\ncapacity = 100\nadmission = { kind = \"codel\" }\n",
+			kindSupport()["dependency.admission.kind"]["codel"]},
+		{"limiter", "layer = [{ attempts = 2, timeout = \"1s\", limiter = { kind = \"bulkhead\" } }]\n[scenario.dependency]\ncapacity = 100\n",
+			kindSupport()["layer.N.limiter.kind"]["bulkhead"]},
 	} {
 		file := filepath.Join(t.TempDir(), c.name+".toml")
 		text := "title = \"t\"\nengine = \"stochastic\"\n[scenario]\nduration = \"10s\"\nload = 10\n" + c.text

@@ -24,16 +24,35 @@ func kindSupport() map[string]map[string]string {
 	arrivals := runs("constant", "poisson", "closed", "burst")
 	queue := runs("fifo", "lifo", "none")
 	queue["latency"] = "the congestive latency server"
+	queue["pool"] = "a worker pool (dependency.workers)"
+	// refused names every kind of family but the ones given, as what.
+	refused := func(family string, what string, run ...string) map[string]string {
+		m := runs(run...)
+		for _, f := range model.Families() {
+			if f.Key != family {
+				continue
+			}
+			for _, k := range f.Names() {
+				if _, ok := m[k]; !ok {
+					m[k] = fmt.Sprintf("%s (%s)", what, k)
+				}
+			}
+		}
+		return m
+	}
 	return map[string]map[string]string{
-		"arrivals":                arrivals,
-		"layer.N.backoff.kind":    runs("none", "constant", "exponential"),
-		"layer.N.backoff.jitter":  runs("none", "full", "equal", "decorrelated"),
-		"layer.N.breaker.kind":    runs("none", "consecutive", "ratio"),
-		"budget.kind":             runs("none", "per_tick", "ratio", "token_bucket", "grpc", "finagle", "envoy", "aws", "adaptive"),
-		"dependency.queue":        queue,
-		"dependency.network.kind": runs("none", "constant", "exponential"),
-		"fault.N.kind":            runs("outage", "degradation", "slowdown", "spike"),
-		"health.rule":             runs("queue", "goodput"),
+		"dependency.service.kind":   refused("dependency.service.kind", "a service-time law", "constant"),
+		"dependency.admission.kind": refused("dependency.admission.kind", "an admission rule at the dependency", "none"),
+		"layer.N.limiter.kind":      refused("layer.N.limiter.kind", "a concurrency limiter", "none"),
+		"arrivals":                  arrivals,
+		"layer.N.backoff.kind":      runs("none", "constant", "exponential"),
+		"layer.N.backoff.jitter":    runs("none", "full", "equal", "decorrelated"),
+		"layer.N.breaker.kind":      runs("none", "consecutive", "ratio"),
+		"budget.kind":               runs("none", "per_tick", "ratio", "token_bucket", "grpc", "finagle", "envoy", "aws", "adaptive"),
+		"dependency.queue":          queue,
+		"dependency.network.kind":   runs("none", "constant", "exponential"),
+		"fault.N.kind":              runs("outage", "degradation", "slowdown", "spike"),
+		"health.rule":               runs("queue", "goodput"),
 	}
 }
 
@@ -42,7 +61,15 @@ func kindSupport() map[string]map[string]string {
 func chosenKinds(p *model.Plan) map[string]string {
 	arrivals := map[model.ArrivalKind]string{model.ArriveConstant: "constant", model.ArrivePoisson: "poisson", model.ArriveClosed: "closed", model.ArriveBurst: "burst"}
 	queue := map[model.ServerKind]string{model.ServerLoss: "none", model.ServerFIFO: "fifo", model.ServerLIFO: "lifo", model.ServerLatency: "latency"}
-	return map[string]string{"arrivals": arrivals[p.Arrivals], "dependency.queue": queue[p.Server]}
+	queue[model.ServerPool] = "pool"
+	chosen := map[string]string{"arrivals": arrivals[p.Arrivals], "dependency.queue": queue[p.Server],
+		"dependency.service.kind": p.ServiceKind, "dependency.admission.kind": p.AdmissionKind}
+	for _, l := range p.Chain {
+		if l.Limiter.On() {
+			chosen["layer.N.limiter.kind"] = l.Limiter.Kind
+		}
+	}
+	return chosen
 }
 
 // unsupported lists what in p the lab cannot run on the real stack yet, one
