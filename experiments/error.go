@@ -8,9 +8,12 @@ import (
 	"github.com/stormlab/stormlab/experiments/sweep"
 )
 
-// Error is a problem with an experiment file, positioned where the file
-// says it: "file:line:col: key: message". Line is 0 when the problem has no
-// place in the file (a -set flag, a default).
+// Error is a problem with an input file (an experiment, or a configuration
+// file given to stormlab import), positioned where the file says it:
+// "file:line:col: key: message". Line is 0 when the problem has no place in
+// the file (a -set flag, a default) and Col is 0 when only the line is known
+// (a parser that gives no column); Key is empty for a problem with the
+// file as a whole.
 type Error struct {
 	File      string
 	Line, Col int
@@ -22,7 +25,10 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Col > 0 {
+			fmt.Fprintf(&b, ":%d", e.Col)
+		}
 	}
 	b.WriteString(": ")
 	if e.Key != "" {

@@ -25,6 +25,16 @@ func BenchmarkStormChain(b *testing.B) {
 	}
 }
 
+// BenchmarkStormChainQuiet: one op is BenchmarkStormChain's scenario with
+// no fault, so every request is one call answered at once: the cheapest
+// way a request goes through the engine (its group opened, passed to the
+// dependency, answered and released), with the same rounds around it.
+// Beside BenchmarkStormChainIdle it gives the per-call floor of the one
+// path: (ns/op − idle) / calls.
+func BenchmarkStormChainQuiet(b *testing.B) {
+	benchCalls(b, stormProfile("", [3]int{3, 3, 3}, 0))
+}
+
 // BenchmarkStormChainIdle: one op is BenchmarkStormChain's 4,000 rounds
 // with arrivals so rare that none comes: every round is only its
 // bookkeeping (the arrivals' Knuth draw, the health window, the guard),

@@ -69,7 +69,7 @@ func (e erlang) downTo(k int) float64 {
 }
 
 // TestMarkovErlang: without an orbit the chain is the M/M/c/K queue, and
-// its stationary distribution, mean, blocking probability and hitting
+// its stationary distribution (and the queue's, Queue), mean, blocking probability and hitting
 // times (empty to full, full to empty, empty to the high mode, full to the
 // low mode) agree with the closed forms within 1e-9 (relative for the
 // times);
@@ -95,6 +95,11 @@ func TestMarkovErlang(t *testing.T) {
 		m, notes := analyseMarkov(p)
 		if len(notes) > 0 {
 			t.Errorf("%+v: %v", e, notes)
+		}
+		for n, w := range want {
+			if d := math.Abs(m.Queue[n] - w); d > 1e-9 {
+				t.Errorf("%+v: the queue's distribution at %d is %.15g, Erlang %.15g", e, n, m.Queue[n], w)
+			}
 		}
 		if d := math.Abs(m.QueueMean - mean); d > 1e-9 {
 			t.Errorf("%+v: mean queue %.15g, Erlang %.15g", e, m.QueueMean, mean)

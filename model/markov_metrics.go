@@ -20,4 +20,8 @@ type MarkovMetrics struct {
 	// counterparts of a simulation's collapse_s and drain_s.
 	TipS, RecoverS float64
 	Phase          MarkovPhase
+	// Queue is the stationary distribution of the calls at the server:
+	// Queue[n] is the probability of n calls, waiting or in service
+	// (0..queue_limit), whatever the orbit holds. The explorer draws it.
+	Queue []float64
 }

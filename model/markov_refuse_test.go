@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func TestMarkovScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := analyseMarkov(metaforPlan(9.5, 4))
-	if res.Markov != want {
+	if !reflect.DeepEqual(res.Markov, want) {
 		t.Errorf("run %+v, the chain %+v", res.Markov, want)
 	}
 	for _, c := range []struct {

@@ -15,8 +15,10 @@ func analyseMarkov(p MarkovPlan) (MarkovMetrics, []string) {
 	m := MarkovMetrics{States: float64(c.states())}
 	var notes []string
 	pi := c.stationary()
+	m.Queue = make([]float64, p.Limit+1)
 	for i, x := range pi {
 		q, o := c.level(i)
+		m.Queue[q] += x
 		m.QueueMean += x * float64(q)
 		m.OrbitMean += x * float64(o)
 		if float64(q) > p.High {

@@ -32,6 +32,7 @@ type regions struct {
 
 	// What draw lays out and the caption tells.
 	exact, drawn bool
+	chain        bool // the markov engine solved the points: the chain's verdicts
 	categories   bool // x names configurations: a column each, side by side
 	seen         map[string]bool
 	y            yScale
@@ -101,6 +102,7 @@ func (r *regions) draw() (figure, error) {
 	}
 	r.y = r.yAxis()
 	r.exact = len(r.cols) > 0 && r.cols[0].s.Exact()
+	r.chain = len(r.cols) > 0 && r.cols[0].s.Chain()
 
 	var rules [][]plotter.XYs // per panel, its pieces in plot coordinates
 	r.seen = map[string]bool{}
@@ -208,7 +210,11 @@ func (r *regions) legend() []entry {
 		{text: "recovers after the fault", thumbs: []plot.Thumbnailer{swatch{recoversColour()}}},
 		{text: "never recovers: stuck, the backlog no longer shrinks", thumbs: []plot.Thumbnailer{swatch{tipsColour()}}},
 	}
-	if !exact {
+	switch {
+	case r.chain:
+		entries[0].text = "the chain is healthy"
+		entries[1].text = "not healthy: metastable or overloaded"
+	case !exact:
 		entries[0].text = "most runs recover after the fault"
 		entries[1].text = "at least half of the runs never recover"
 	}

@@ -18,10 +18,13 @@ import (
 func (r *regions) caption() []string {
 	t, exact := r.t, r.exact
 	more := []string{fmt.Sprintf("Each column is one search over %s from %s to %s, to within %s%s, with the other parameters at the column's values.",
-		tipping.KeyLabel(t), keyText(t, t.From), keyText(t, t.To), keyText(t, t.Tolerance), exactNote(exact, t))}
-	if exact {
+		tipping.KeyLabel(t), keyText(t, t.From), keyText(t, t.To), keyText(t, t.Tolerance), exactNote(exact, r.chain, t))}
+	switch {
+	case r.chain:
+		more = append(more, "Green: the chain is healthy; orange: it is not (metastable or overloaded, the markov engine's verdict)")
+	case exact:
 		more = append(more, "Green: recovers after the fault; orange: never recovers, the backlog no longer shrinking when the run ends")
-	} else {
+	default:
 		more = append(more, "Green: most runs recover after the fault; orange: at least half of them never recover")
 	}
 	if r.seen["draining"] {
@@ -72,7 +75,10 @@ func (r *regions) regionWords(s string) string {
 }
 
 // exactNote says how exact a deterministic search is.
-func exactNote(exact bool, t *spec.Tipping) string {
+func exactNote(exact, chain bool, t *spec.Tipping) string {
+	if chain {
+		return " (each point one solve of the markov engine's chain: the answer is exact to that)"
+	}
 	if exact && t.Duration {
 		return " (the queue engine is deterministic: the answer is exact to that)"
 	}

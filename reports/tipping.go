@@ -9,6 +9,7 @@ import (
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/experiments/tipping"
+	"github.com/stormlab/stormlab/model"
 	"github.com/stormlab/stormlab/plots"
 )
 
@@ -109,9 +110,12 @@ func searchFindings(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search) []strin
 	exact := len(ss) > 0 && ss[0].Exact()
 	others := otherAxes(ss)
 	how := fmt.Sprintf("For each %s, a search over the %s from %s to %s, to within %s", others, tipping.KeyLabel(t), keyValue(t, t.From), keyValue(t, t.To), keyValue(t, t.Tolerance))
-	if exact {
+	switch {
+	case len(ss) > 0 && ss[0].Chain():
+		how += " (the markov engine solves each point's chain, so the answer is exact to that; " + chainTips(ss[0].Cell.Plan.Run) + ")"
+	case exact:
 		how += " (the queue engine is deterministic, so the answer is exact to that)"
-	} else {
+	default:
 		how += fmt.Sprintf(" (the stochastic engine: %d seeded replicates per point; a point tips when at least half of them never recover)", replicatesOf(&ss[0]))
 	}
 	searched, grid := 0, 0
@@ -138,6 +142,9 @@ func searchFindings(g *sweep.Grid, t *spec.Tipping, ss []tipping.Search) []strin
 		out = append(out, s...)
 	}
 	if s := drainingSentence(t, ss); s != "" {
+		out = append(out, s)
+	}
+	if s := chainSentence(g, ss, axis); s != "" {
 		out = append(out, s)
 	}
 	for i := range ss {
@@ -183,6 +190,40 @@ func drainingSentence(t *spec.Tipping, ss []tipping.Search) string {
 		return fmt.Sprintf("A point tips when the system is still unhealthy when the %v run ends; at every tipping point found, the backlog no longer shrinks by then: stuck, so a longer run would not see it recover.", d)
 	}
 	return ""
+}
+
+// chainTips states when a point the markov engine solved tips, with the
+// thresholds of the chain's verdict (model.MarkovPhase) and the run's
+// duration, its horizon.
+func chainTips(horizon model.Duration) string {
+	return fmt.Sprintf("a point tips when the chain is not healthy: metastable, each mode (the high mode: more calls at the server than capacity × timeout) holding at least %g%% of the stationary probability and both the expected time from empty to a full queue and from full back to empty exceeding the run's %v, or overloaded, the high mode holding more than half",
+		100*model.MetastableMass, horizon)
+}
+
+// chainSentence says, for a markov search, the chain's verdict at each
+// tipping point found: where the server becomes metastable, and where it
+// goes from healthy straight to overloaded. Empty for another engine.
+func chainSentence(g *sweep.Grid, ss []tipping.Search, axis string) string {
+	if len(ss) == 0 || !ss[0].Chain() {
+		return ""
+	}
+	var found []int
+	for i := range ss {
+		if ss[i].Tips != nil {
+			found = append(found, i)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	verdict := func(s *tipping.Search) string { return s.Tips.Phase.String() }
+	var p string
+	if axis == "" {
+		p = verdict(&ss[found[0]])
+	} else {
+		p = strings.Join(byValue(g, ss, axis, found, verdict), ", ")
+	}
+	return "At the tipping point found, the severe end of the bracket, the chain is " + p + "."
 }
 
 // otherAxes names the searches' other values in words: "load", "policy and
@@ -357,7 +398,10 @@ func searchTable(b *strings.Builder, g *sweep.Grid, t *spec.Tipping, ss []tippin
 		head = append(head, "region")
 	}
 	bracket := "bracket (recovers / tips)"
-	if !exact {
+	switch {
+	case ss[0].Chain():
+		bracket = "bracket (healthy / not)"
+	case !exact:
 		bracket = "bracket (most recover / most tip)"
 	}
 	head = append(head, strings.TrimPrefix(tipping.Mildest(t, exact), "the "), bracket)

@@ -51,8 +51,10 @@ var tippingColumns = []struct {
 		}
 		return formatNumber(s.Baseline.CollapseS)
 	}},
-	{"end_state", "deterministic engine, a dependency judged by its backlog: the state the tipping point (tips_at) leaves the system in when the run ends, stuck (the backlog no longer shrinks: metastable) or draining (still shrinking, slower than the run is long)", func(s *tipping.Search) string {
+	{"end_state", "deterministic engine, a dependency judged by its backlog: the state the tipping point (tips_at) leaves the system in when the run ends, stuck (the backlog no longer shrinks: metastable) or draining (still shrinking, slower than the run is long); markov engine: the chain's verdict at tips_at, metastable or overloaded", func(s *tipping.Search) string {
 		switch {
+		case s.Tips != nil && s.Tips.Chain():
+			return s.Tips.Phase.String()
 		case s.End == nil:
 			return ""
 		case s.End.Draining:
@@ -124,6 +126,9 @@ func searchNote(s *tipping.Search) string {
 }
 
 func verdictWord(e *tipping.Eval) string {
+	if e.Chain() {
+		return e.Phase.String()
+	}
 	if e.Tips() {
 		return "tips"
 	}

@@ -310,8 +310,10 @@
 // at most 100 faults and changes per run, each costing the run from then
 // on, and refuses one whose run could outgrow 256 MB or make more than
 // 1e9 calls (the engine's estimates from above). A markov experiment or
-// policy has no run to stream (its engine solves a chain) and is refused
-// with a message. Ctrl-C stops it.
+// policy has no run to stream (its engine solves a chain): the page shows
+// its chain instead, for any cell of its grid — the verdict, the markov_*
+// columns stormlab run writes for that cell and the stationary
+// distribution of the calls at the server. Ctrl-C stops it.
 //
 // Flags:
 //

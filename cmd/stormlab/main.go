@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 
 	"github.com/stormlab/stormlab/experiments"
-	"github.com/stormlab/stormlab/experiments/importer"
 	"github.com/stormlab/stormlab/reports"
 )
 
@@ -53,8 +52,7 @@ func exitCode(stderr io.Writer, err error) int {
 	var ue *usageError
 	var le *experiments.Error
 	var re *reports.RefusedError
-	var ie *importer.Error
-	if errors.As(err, &ue) || errors.As(err, &le) || errors.As(err, &re) || errors.As(err, &ie) {
+	if errors.As(err, &ue) || errors.As(err, &le) || errors.As(err, &re) {
 		return 2
 	}
 	return 1

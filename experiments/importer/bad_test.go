@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stormlab/stormlab/experiments"
 )
 
 // TestBadInput holds each kind of bad input to one error naming the file,
@@ -40,9 +42,9 @@ func TestBadInput(t *testing.T) {
 		{"x.yaml", "", "methodConfig: []\nmethodConfig: []\n", "x.yaml:2:1: methodConfig: given twice (first at line 1)"},
 	} {
 		_, err := Import([]File{{Name: c.name, Data: []byte(c.data), Format: c.format}})
-		var e *Error
+		var e *experiments.Error
 		if !errors.As(err, &e) {
-			t.Errorf("%s %q: got %v, want an *Error", c.name, c.data, err)
+			t.Errorf("%s %q: got %v, want an *experiments.Error", c.name, c.data, err)
 			continue
 		}
 		if !strings.Contains(err.Error(), c.want) {

@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/stormlab/stormlab/experiments"
 )
 
 // File is one configuration file to import: its name as the user gave it
@@ -134,7 +136,7 @@ func FormatNames() []string {
 // Import reads the files and translates them: every document of a file is
 // read as the file's format, or as the format its fields show. The
 // documents of one format are translated together, so an Envoy route
-// finds its cluster in another file. Bad input is an *Error.
+// finds its cluster in another file. Bad input is an *experiments.Error.
 func Import(files []File) (*Result, error) {
 	res := &Result{}
 	var order []string
@@ -176,7 +178,7 @@ func read(f File) ([]*node, []string, error) {
 	if f.Format != "" {
 		fm, ok := lookupFormat(f.Format)
 		if !ok {
-			return nil, nil, &Error{File: f.Name, Msg: fmt.Sprintf("unknown format %q; the formats are %s", f.Format, strings.Join(FormatNames(), ", "))}
+			return nil, nil, &experiments.Error{File: f.Name, Msg: fmt.Sprintf("unknown format %q; the formats are %s", f.Format, strings.Join(FormatNames(), ", "))}
 		}
 		given = fm
 	}
@@ -192,7 +194,7 @@ func read(f File) ([]*node, []string, error) {
 		return nil, nil, err
 	}
 	if len(docs) == 0 {
-		return nil, nil, &Error{File: f.Name, Msg: "holds no configuration"}
+		return nil, nil, &experiments.Error{File: f.Name, Msg: "holds no configuration"}
 	}
 	var names []string
 	for _, d := range docs {
@@ -208,7 +210,7 @@ func read(f File) ([]*node, []string, error) {
 			}
 		}
 		if found == "" {
-			return nil, nil, &Error{File: d.file, Line: d.line, Col: d.col,
+			return nil, nil, &experiments.Error{File: d.file, Line: d.line, Col: d.col,
 				Msg: "cannot tell its format: expected a gRPC service config (methodConfig, retryThrottling), an Envoy RouteConfiguration, VirtualHost, Route or Cluster, an Istio VirtualService, a Linkerd ServiceProfile, or an AWS config file ([default], [profile NAME]); name the format with -format (" + strings.Join(FormatNames(), ", ") + ")"}
 		}
 		names = append(names, found)

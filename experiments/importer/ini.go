@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/stormlab/stormlab/experiments"
 )
 
 // iniSection matches a section header line of an INI file: [default],
@@ -48,7 +50,7 @@ func parseINI(file string, data []byte) (*node, error) {
 		if m := iniSection.FindStringSubmatch(text); m != nil && !indented {
 			name := "[" + strings.Join(strings.Fields(m[1]), " ") + "]"
 			if prev := root.child(name, same); prev != nil {
-				return nil, &Error{File: file, Line: line, Col: col, Field: name, Msg: fmt.Sprintf("section given twice (first at line %d)", prev.line)}
+				return nil, &experiments.Error{File: file, Line: line, Col: col, Key: name, Msg: fmt.Sprintf("section given twice (first at line %d)", prev.line)}
 			}
 			sec = &node{kind: mapNode, file: file, parent: root, name: name, index: -1, line: line, col: col}
 			root.keys, root.items = append(root.keys, name), append(root.items, sec)
@@ -56,20 +58,20 @@ func parseINI(file string, data []byte) (*node, error) {
 			continue
 		}
 		if sec == nil {
-			return nil, &Error{File: file, Line: line, Col: col, Msg: "a setting before any [section]; the file starts with [default] or [profile NAME]"}
+			return nil, &experiments.Error{File: file, Line: line, Col: col, Msg: "a setting before any [section]; the file starts with [default] or [profile NAME]"}
 		}
 		key, value, ok := cutSetting(text)
 		if !ok {
-			return nil, &Error{File: file, Line: line, Col: col, Field: sec.name, Msg: fmt.Sprintf("%q is neither a [section] nor a setting (key = value)", text)}
+			return nil, &experiments.Error{File: file, Line: line, Col: col, Key: sec.name, Msg: fmt.Sprintf("%q is neither a [section] nor a setting (key = value)", text)}
 		}
 		parent := sec
 		if indented && nested != nil {
 			parent = nested
 		} else if indented {
-			return nil, &Error{File: file, Line: line, Col: col, Field: sec.name, Msg: "an indented setting continues a key with an empty value above it; there is none"}
+			return nil, &experiments.Error{File: file, Line: line, Col: col, Key: sec.name, Msg: "an indented setting continues a key with an empty value above it; there is none"}
 		}
 		if prev := parent.child(key, same); prev != nil {
-			return nil, &Error{File: file, Line: line, Col: col, Field: joinPath(parent.path(), key), Msg: fmt.Sprintf("given twice (first at line %d)", prev.line)}
+			return nil, &experiments.Error{File: file, Line: line, Col: col, Key: joinPath(parent.path(), key), Msg: fmt.Sprintf("given twice (first at line %d)", prev.line)}
 		}
 		n := &node{kind: scalarNode, file: file, parent: parent, name: key, index: -1, line: line, col: col, value: value, tag: "!!str"}
 		if value == "" && parent == sec {

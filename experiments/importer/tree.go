@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/stormlab/stormlab/experiments"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -110,9 +111,9 @@ func parseTree(file string, data []byte) ([]*node, error) {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
 				line, col := lineCol(data, int(se.Offset)-1) // Offset is just past the byte at fault
-				return nil, &Error{File: file, Line: line, Col: col, Msg: "not valid JSON: " + se.Error()}
+				return nil, &experiments.Error{File: file, Line: line, Col: col, Msg: "not valid JSON: " + se.Error()}
 			}
-			return nil, &Error{File: file, Msg: "not valid JSON: " + err.Error()}
+			return nil, &experiments.Error{File: file, Msg: "not valid JSON: " + err.Error()}
 		}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -126,9 +127,9 @@ func parseTree(file string, data []byte) ([]*node, error) {
 		if err != nil {
 			if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 				line, _ := strconv.Atoi(m[1])
-				return nil, &Error{File: file, Line: line, Msg: "not valid YAML: " + m[2]}
+				return nil, &experiments.Error{File: file, Line: line, Msg: "not valid YAML: " + m[2]}
 			}
-			return nil, &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+			return nil, &experiments.Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 		}
 		if len(doc.Content) == 0 || doc.Content[0].Tag == "!!null" {
 			continue // an empty document between two ---
@@ -156,13 +157,13 @@ func convert(file string, y *yaml.Node, parent *node, name string, index, line, 
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
 			if k.Kind != yaml.ScalarNode {
-				return nil, &Error{File: file, Line: k.Line, Col: k.Column, Field: n.path(), Msg: "a key must be a plain name"}
+				return nil, &experiments.Error{File: file, Line: k.Line, Col: k.Column, Key: n.path(), Msg: "a key must be a plain name"}
 			}
 			if k.Value == "<<" {
-				return nil, &Error{File: file, Line: k.Line, Col: k.Column, Field: n.path(), Msg: "YAML merge keys (<<) are not read; write the fields out"}
+				return nil, &experiments.Error{File: file, Line: k.Line, Col: k.Column, Key: n.path(), Msg: "YAML merge keys (<<) are not read; write the fields out"}
 			}
 			if prev, ok := seen[k.Value]; ok {
-				return nil, &Error{File: file, Line: k.Line, Col: k.Column, Field: joinPath(n.path(), k.Value),
+				return nil, &experiments.Error{File: file, Line: k.Line, Col: k.Column, Key: joinPath(n.path(), k.Value),
 					Msg: fmt.Sprintf("given twice (first at line %d)", prev.Line)}
 			}
 			seen[k.Value] = k

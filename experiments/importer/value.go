@@ -9,13 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
 	"github.com/stormlab/stormlab/model"
 )
 
 // bad is an error at the field n.
-func bad(n *node, format string, args ...any) *Error {
-	return &Error{File: n.file, Line: n.line, Col: n.col, Field: n.path(), Msg: fmt.Sprintf(format, args...)}
+func bad(n *node, format string, args ...any) *experiments.Error {
+	return &experiments.Error{File: n.file, Line: n.line, Col: n.col, Key: n.path(), Msg: fmt.Sprintf(format, args...)}
 }
 
 // table checks that n is a table whose fields, in the format's spelling,

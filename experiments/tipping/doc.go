@@ -23,7 +23,11 @@
 // the nearest point below it whose Wilson 95% interval of that share lies
 // wholly below one half to the nearest point above whose interval lies
 // wholly above. More replicates narrow the Wilson intervals, so points
-// nearer the boundary become certain and the interval narrows.
+// nearer the boundary become certain and the interval narrows. The markov
+// engine solves each point's chain rather than running it: a point tips
+// when the chain is not healthy (metastable or overloaded, by its
+// thresholds in model.MarkovPhase), and, as for the queue engine, the
+// critical value is exact to the tolerance.
 //
 // Every point's cell is built by the grid, with the key as one more axis,
 // so it has the seed that cell would have in a uniform grid, and the search

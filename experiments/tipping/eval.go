@@ -22,14 +22,32 @@ type Eval struct {
 	// NotJudged: no request arrived after the trigger, so the point has no
 	// verdict; it counts as recovering.
 	NotJudged bool
-	exact     bool // the engine is deterministic: the verdict is certain
-	end       End  // how the run ended (the cell's verdict)
+	// Phase is the chain's verdict when the markov engine solved the point
+	// (model.PhaseNone otherwise): the point tips unless it is healthy.
+	Phase model.MarkovPhase
+	exact bool // the engine is deterministic: the verdict is certain
+	end   End  // how the run ended (the cell's verdict)
 }
 
-// newEval reads a point's verdict from its cell's result.
-func newEval(index int, value float64, text string, r *model.Result, exact bool) Eval {
-	e := Eval{Index: index, Value: value, Text: text, Runs: r.Replicates, exact: exact,
+// newEval reads a point's verdict from its cell's result, which engine ran
+// it. A simulated point tips when at least half of its replicates never
+// recover. A point the markov engine solved has no run to recover in: it
+// tips when the chain is not healthy, that is metastable or overloaded
+// (model.MarkovPhase: each mode holding at least model.MetastableMass of
+// the stationary probability and both the expected times to fill from
+// empty and to drain from full beyond the run's duration, or the high
+// mode holding more than half).
+func newEval(index int, value float64, text string, r *model.Result, engine model.EngineKind) Eval {
+	e := Eval{Index: index, Value: value, Text: text, Runs: r.Replicates, exact: engine != model.EngineStochastic,
 		CollapseS: r.CollapseS, Aborted: r.Aborted}
+	if engine == model.EngineMarkov {
+		e.Phase = r.Markov.Phase
+		if e.Phase != model.PhaseHealthy {
+			e.Tipped = e.Runs
+		}
+		e.Lo, e.Hi = e.Share(), e.Share()
+		return e
+	}
 	if r.Aborted != "" || !r.Verdict.Judged() {
 		e.Lo, e.Hi, e.NotJudged = math.NaN(), math.NaN(), r.Aborted == ""
 		return e
@@ -40,6 +58,10 @@ func newEval(index int, value float64, text string, r *model.Result, exact bool)
 	e.Lo, e.Hi = 1-r.Spread.ShareHi, 1-r.Spread.ShareLo
 	return e
 }
+
+// Chain reports whether the markov engine solved the point: its verdict is
+// the chain's (Phase), not a run's.
+func (e *Eval) Chain() bool { return e.Phase != model.PhaseNone }
 
 // Share is the share of replicates that tip.
 func (e *Eval) Share() float64 { return float64(e.Tipped) / float64(e.Runs) }

@@ -43,8 +43,10 @@ type Search struct {
 	// Changes counts the changes of verdict between neighbouring points run,
 	// in line order.
 	Changes int
-	// End is the state the tipping point of a deterministic search leaves
-	// the system in when the run ends (its cell's verdict); nil otherwise.
+	// End is the state the tipping point of a deterministic simulation's
+	// search leaves the system in when the run ends (its cell's verdict);
+	// nil otherwise (a markov search's tipping point has its chain's verdict,
+	// Tips.Phase, instead).
 	End *End
 }
 
@@ -57,7 +59,18 @@ func (s *Search) Label() string { return (&sweep.Cell{Params: s.Params}).Label()
 // no point certain to tip on the mild side of a point certain to recover.
 func (s *Search) Monotone() bool { return s.Status != NonMonotone }
 
-// Exact reports whether the verdicts are certain: a deterministic engine.
+// Chain reports whether the markov engine solved the search's points: each
+// verdict is its chain's (model.MarkovPhase), a point tipping unless the
+// chain is healthy.
+func (s *Search) Chain() bool {
+	for i := range s.Evals {
+		return s.Evals[i].Chain()
+	}
+	return false
+}
+
+// Exact reports whether the verdicts are certain: a deterministic engine
+// (the queue engine, or the markov engine's solves).
 func (s *Search) Exact() bool {
 	for i := range s.Evals {
 		return s.Evals[i].exact

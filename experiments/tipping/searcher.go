@@ -6,7 +6,6 @@ import (
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/model"
 )
 
 // searcher builds the points of one spec's searches. Its grid is the
@@ -135,7 +134,7 @@ func (s *searcher) search(ev *evaluator, c *sweep.Cell) (Search, error) {
 			return nil, err
 		}
 		v, _ := pc.Get(s.points.Axes[s.key].Name)
-		x := newEval(i, s.l.value(i), v.Text, &r, pc.Plan.Engine == model.EngineQueue)
+		x := newEval(i, s.l.value(i), v.Text, &r, pc.Plan.Engine)
 		mu.Lock()
 		defer mu.Unlock()
 		if e, ok := done[i]; ok {
@@ -165,7 +164,7 @@ func (s *searcher) search(ev *evaluator, c *sweep.Cell) (Search, error) {
 			if err != nil {
 				return out, err
 			}
-			x := newEval(-1, 0, "no fault", &r, b.Plan.Engine == model.EngineQueue)
+			x := newEval(-1, 0, "no fault", &r, b.Plan.Engine)
 			e = &x
 			out.Evaluations++
 			out.GridPoints++
@@ -201,7 +200,7 @@ func (s *searcher) search(ev *evaluator, c *sweep.Cell) (Search, error) {
 		}
 		collect()
 	}
-	if out.Tips != nil && out.Exact() {
+	if out.Tips != nil && out.Exact() && !out.Tips.Chain() {
 		end := out.Tips.end
 		out.End = &end
 	}

@@ -89,6 +89,18 @@
 // phase diagram around the point sweeps the length of the run's fault —
 // the last one injected, else the experiment's own, else an outage.
 //
+// # A setup the markov engine solves
+//
+// A markov experiment (or policy) is a chain solved, not a run: it has no
+// series to stream, no fault to inject and no policy to change while it
+// runs, and POST /api/runs refuses it, naming what gives its results. The
+// experiment list names the setups the markov engine solves (solved); for
+// them the page asks POST /api/solve (a setup, and "cell": the index of
+// one of its grid cells, 0 for the first) and shows, in place of the run,
+// the chain's verdict, the markov_* columns stormlab run writes for that
+// cell and the stationary distribution of the calls at the server, with a
+// choice of cell and the command that sweeps the whole grid.
+//
 // # Who may call it
 //
 // A request addressed to a name other than a loopback address, localhost

@@ -19,6 +19,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/experiments", s.listExperiments)
 	m.HandleFunc("GET /api/schema", s.getSchema)
 	m.HandleFunc("POST /api/runs", s.createRun)
+	m.HandleFunc("POST /api/solve", s.solve)
 	m.HandleFunc("GET /api/runs/{id}", s.withRun(s.getRun))
 	m.HandleFunc("GET /api/runs/{id}/events", s.withRun(s.events))
 	m.HandleFunc("GET /api/runs/{id}/socket", s.withRun(s.socketEvents))
@@ -67,6 +68,10 @@ type experimentView struct {
 	Seed     uint64   `json:"seed"`
 	Layers   int      `json:"layers"`
 	Policies []string `json:"policies"`
+	// Solved lists the policies ("" for the scenario without one) the
+	// markov engine solves: the page shows their chain (POST /api/solve)
+	// rather than a run.
+	Solved []string `json:"solved"`
 }
 
 func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
@@ -74,8 +79,18 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 	for _, n := range s.cat.names {
 		o := s.cat.byName[n]
 		b := o.Exp.Grid.Base
-		out = append(out, experimentView{Name: n, Title: o.Exp.Title, Question: o.Exp.Question, File: o.File,
-			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o)})
+		v := experimentView{Name: n, Title: o.Exp.Title, Question: o.Exp.Question, File: o.File,
+			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o), Solved: []string{}}
+		choices := v.Policies
+		if len(choices) == 0 {
+			choices = []string{""}
+		}
+		for _, p := range choices {
+			if (&setup{Experiment: n, Policy: p}).solvedBy(o) {
+				v.Solved = append(v.Solved, p)
+			}
+		}
+		out = append(out, v)
 	}
 	reply(w, http.StatusOK, out)
 }

@@ -33,7 +33,7 @@ func newLive(c *catalog, s setup) (*live, error) {
 		return nil, inputErr(err)
 	}
 	if l.base.Engine == "markov" {
-		return nil, inputErr(fmt.Errorf("%s: the markov engine solves its chain and has no run to stream; see its results with stormlab run", s.Experiment))
+		return nil, inputErr(fmt.Errorf("%s: the markov engine solves its chain and has no run to stream; POST /api/solve gives its results (the page shows them), and stormlab run %s sweeps its grid", s.Experiment, o.File))
 	}
 	if l.seed, err = s.seed(o); err != nil {
 		return nil, inputErr(err)

@@ -32,27 +32,22 @@ type setup struct {
 
 // scenario is the setup's scenario at the start of the run: the
 // experiment's first cell with the policy (its first cell, without one),
-// without its faults and changes (the page adds its own), one replicate,
-// every layer of the chain written out so that a change can name any of
-// them. A cell, not the bare [scenario]: some experiments are complete only
-// with their grid's values (a backoff's base on an axis of its own).
+// as scenarioOf makes it. A cell, not the bare [scenario]: some
+// experiments are complete only with their grid's values (a backoff's base
+// on an axis of its own).
 func (s *setup) scenario(o *offered) (model.Scenario, error) {
-	var sc model.Scenario
-	if s.Policy != "" {
-		if _, err := policySet(o, s.Policy); err != nil {
-			return sc, err
-		}
+	c, err := s.cell(o)
+	if err != nil {
+		return model.Scenario{}, err
 	}
-	found := false
-	for _, c := range o.Exp.Grid.Cells() {
-		if v, _ := c.Get("policy"); s.Policy == "" || v.Text == s.Policy {
-			sc, found = sweep.Clone(c.Scenario), true
-			break
-		}
-	}
-	if !found {
-		return sc, fmt.Errorf("experiment %q has no cell of policy %q", o.Exp.Name, clip(s.Policy, 80))
-	}
+	return s.scenarioOf(c)
+}
+
+// scenarioOf is the cell's scenario as the setup starts from it: without
+// its faults and changes (the page adds its own), one replicate, every
+// layer of the chain written out so that a change can name any of them.
+func (s *setup) scenarioOf(c *sweep.Cell) (model.Scenario, error) {
+	sc := sweep.Clone(c.Scenario)
 	if s.Layers < 0 || s.Layers > maxLayers {
 		return sc, badField("layers", "must be from 1 to %d (0 = as the experiment has it), got %d", maxLayers, s.Layers)
 	}
@@ -65,6 +60,44 @@ func (s *setup) scenario(o *offered) (model.Scenario, error) {
 	}
 	sc.Fault, sc.Change, sc.Replicates = nil, nil, 1
 	return sc, nil
+}
+
+// cells are the grid cells of the setup's policy (every cell, without
+// one), in grid order.
+func (s *setup) cells(o *offered) ([]*sweep.Cell, error) {
+	if s.Policy != "" {
+		if _, err := policySet(o, s.Policy); err != nil {
+			return nil, err
+		}
+	}
+	var out []*sweep.Cell
+	cells := o.Exp.Grid.Cells()
+	for i := range cells {
+		if v, _ := cells[i].Get("policy"); s.Policy == "" || v.Text == s.Policy {
+			out = append(out, &cells[i])
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("experiment %q has no cell of policy %q", o.Exp.Name, clip(s.Policy, 80))
+	}
+	return out, nil
+}
+
+// cell is the grid cell the setup starts from: the experiment's first, or
+// the first of its policy.
+func (s *setup) cell(o *offered) (*sweep.Cell, error) {
+	cells, err := s.cells(o)
+	if err != nil {
+		return nil, err
+	}
+	return cells[0], nil
+}
+
+// solvedBy reports whether the markov engine solves the setup's cell: it
+// has no run to stream, and the page shows its chain instead.
+func (s *setup) solvedBy(o *offered) bool {
+	c, err := s.cell(o)
+	return err == nil && c.Scenario.Engine == "markov"
 }
 
 // seed is the run's seed: the one asked for, else the experiment's.

@@ -15,6 +15,8 @@ const S = {
   retries: 0,       // times the socket was opened again since it last worked
   charts: [],       // uPlot instances of the live charts
   around: null,     // the last phase diagram
+  solved: null,     // the chain shown for a setup the markov engine solves (POST /api/solve)
+  solvedChart: null,
   lab: null,        // the run's last lab run on the real stack, as far as it came
   aroundChart: null,
   experiments: [],
@@ -131,6 +133,12 @@ async function start() {
   const body = setupBody();
   S.around = null;
   drawAround();
+  const exp = experiment(body.experiment);
+  if (exp && (exp.solved || []).includes(body.policy)) {
+    await solve(body);
+    return;
+  }
+  showSolved(null);
   if (S.run) {
     await api('POST', `/api/runs/${S.run}/reset`, body);
     return;
@@ -138,6 +146,109 @@ async function start() {
   const st = await api('POST', '/api/runs', body);
   S.run = st.id;
   connect();
+}
+
+// ---- a setup the markov engine solves
+
+// solve shows the chain of a setup the markov engine solves: it has no run
+// to stream, so a run this tab had is ended, and the page shows the
+// chain's columns and its queue's stationary distribution instead.
+async function solve(body) {
+  let got;
+  try {
+    got = await api('POST', '/api/solve', body);
+  } catch (e) {
+    showSolved(null); // the message shows above the run's charts
+    throw e;
+  }
+  if (S.run) {
+    if (S.ws) { S.ws.onclose = null; S.ws.close(); S.ws = null; }
+    navigator.sendBeacon(`/api/runs/${S.run}/close`);
+    S.run = null;
+    S.state = null;
+    try { sessionStorage.removeItem('stormlab.run'); } catch (_) { /* storage off */ }
+  }
+  showSolved(got);
+}
+
+// fmtValue writes a column's value: four significant digits, seconds
+// beyond a day also in days.
+function fmtValue(name, v) {
+  if (v === null || v === undefined) return '—';
+  const x = Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(Number(v.toPrecision(4)));
+  if (name.endsWith('_s') && v >= 86400) return `${x} s (${Number((v / 86400).toPrecision(3))} days)`;
+  return name.endsWith('_s') ? `${x} s` : x;
+}
+
+// showSolved shows a solved chain (null: back to the live run's page).
+function showSolved(got) {
+  S.solved = got;
+  document.body.classList.toggle('solving', !!got);
+  $('solved').hidden = !got;
+  if (S.solvedChart) { S.solvedChart.destroy(); S.solvedChart = null; }
+  if (!got) return;
+  const exp = experiment(got.experiment);
+  $('solved-question').textContent = exp ? exp.question : '';
+  const sentence = $('solved-sentence');
+  const verdict = document.createElement('span');
+  verdict.className = `verdict st-${got.verdict}`;
+  verdict.id = 'solved-verdict';
+  verdict.textContent = got.verdict;
+  sentence.replaceChildren(`${got.experiment}${got.policy ? ` · ${got.policy}` : ''} · ${got.cells[got.cell]}: the chain is `, verdict);
+  const cell = $('solved-cell');
+  cell.replaceChildren(...got.cells.map((label, i) => new Option(label, String(i))));
+  cell.value = String(got.cell);
+  const notes = got.notes || [];
+  $('solved-notes').hidden = notes.length === 0;
+  $('solved-notes').textContent = notes.join(' ');
+  const rows = got.columns.map((c) => {
+    const tr = document.createElement('tr');
+    for (const text of [c.name, fmtValue(c.name, c.value), c.doc]) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  });
+  $('solved-table').tBodies[0].replaceChildren(...rows);
+  $('solved-run').textContent = got.run;
+  const xs = got.queue.map((_, n) => n);
+  // A log scale has no 0: a probability below 1e-12, too small to matter
+  // and to read, is left out, and the axis runs from the decade below the
+  // smallest drawn to 1.
+  const ys = got.queue.map((p) => (p >= 1e-12 ? p : null));
+  const least = Math.min(...ys.filter((p) => p !== null));
+  const floor = 10 ** Math.floor(Math.log10(least));
+  const high = got.high;
+  S.solvedChart = new uPlot({
+    title: 'Stationary distribution of the calls at the server',
+    width: Math.max(320, $('chart-solved').clientWidth || 800), height: 260,
+    scales: { x: { time: false }, y: { distr: 3, range: () => [floor, 1] } },
+    axes: [{ label: 'calls at the server', size: 36 }, { label: 'probability', size: 70 }],
+    legend: { live: true },
+    series: [
+      { label: 'calls' },
+      { label: 'probability', stroke: colours.queue.replace('0.4', '1'), width: 2, fill: colours.queue, points: { show: false }, paths: uPlot.paths.stepped({ align: 1 }) },
+    ],
+    hooks: {
+      draw: [(u) => {
+        const x = u.valToPos(high, 'x', true);
+        const { ctx } = u;
+        ctx.save();
+        ctx.strokeStyle = colours.limit;
+        ctx.setLineDash([4, 4]);
+        ctx.lineWidth = 1.5 * devicePixelRatio;
+        ctx.beginPath();
+        ctx.moveTo(x, u.bbox.top);
+        ctx.lineTo(x, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        ctx.fillStyle = colours.limit;
+        ctx.font = `${12 * devicePixelRatio}px sans-serif`;
+        ctx.fillText(`high mode beyond ${high} calls`, x + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+        ctx.restore();
+      }],
+    },
+  }, [xs, ys], $('chart-solved'));
 }
 
 // ---- the stream
@@ -986,6 +1097,7 @@ async function init() {
   if (q.get('layers')) $('layers').value = q.get('layers');
   sel.addEventListener('change', () => fillPolicies(experiment(sel.value), null));
   const setupFields = { experiment: 'experiment', policy: 'policy', seed: 'seed', layers: 'layers' };
+  $('solved-cell').addEventListener('change', () => act(() => solve({ ...setupBody(), cell: Number($('solved-cell').value) }), { cell: 'solved-cell' }));
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); act(start, setupFields); });
   document.addEventListener('invalid', clearErrors, true); // the browser's own bubble says it
 
