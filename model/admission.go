@@ -35,6 +35,7 @@ var admissionKinds = sync.OnceValue(func() []admissionKind {
 		queueTimeAdmissionKind(),
 		codelAdmissionKind(),
 		adaptiveLIFOAdmissionKind(),
+		priorityAdmissionKind(),
 	}
 })
 

@@ -139,6 +139,8 @@ func (p *Plan) resolveChanges(s *Scenario) error {
 			return bad(path, "the dependency's kind (loss, queue, latency server) cannot change during a run; keep capacity above 0")
 		case np.Health.Rule != prev.Health.Rule:
 			return bad(path, "the health rule would change during the run: the queue rule judges a server with a capacity above 0 and an edge timeout above 0, the goodput rule any other; keep both above 0, or both as they are")
+		case (np.AdmissionKind == "priority") != (prev.AdmissionKind == "priority"):
+			return bad(path, "priority classes (dependency.admission.kind = \"priority\") cannot start or stop during a run: the waiting room keeps first tries and retries apart from the start; set it from the start, or leave it")
 		case p.Engine == EngineQueue && np.Chain[0].Timeout != prev.Chain[0].Timeout:
 			return bad(path, "the queue engine cannot change a timeout during a run")
 		}

@@ -54,7 +54,8 @@
 //	                    pareto, empirical
 //	admission.go        admission rules of a waiting room: their registry and
 //	                    the dependency.admission table
-//	admission_*.go      one file per rule: queue_time, codel, adaptive_lifo
+//	admission_*.go      one file per rule: queue_time, codel, adaptive_lifo,
+//	                    priority (first tries before retries, in a room apart)
 //	credit.go           a server's capacity in whole calls, fractions carried
 //	collapse.go         overload collapse
 //	network.go          delays between layers

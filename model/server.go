@@ -34,6 +34,15 @@ type server interface {
 	adopt(old, np *Plan)
 }
 
+// fronted is a server whose new calls wait behind only part of its
+// backlog: with priority classes, a first try waits behind first tries
+// alone. front is that part: the health rule reads it, the wait a new
+// request sees, while the peak queue and the series count every call
+// waiting (backlog).
+type fronted interface {
+	front() (waiting int64, ok bool)
+}
+
 // newServer makes the dependency of a run, as its kind's entry says.
 func newServer(s *stoch) server {
 	for _, k := range serverKinds() {
@@ -49,7 +58,9 @@ func newLossServer(s *stoch) server { return &lossServer{s: s, cl: newCollapse(s
 func newLatencyServer(s *stoch) server { return &latencyServer{s: s} }
 
 func newQueueServer(s *stoch) server {
-	return &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit, adm: s.p.Admission, apart: s.p.Admission != nil}
+	q := &queueServer{s: s, cl: newCollapse(s.p.Collapse), lifo: s.p.Server == ServerLIFO, limit: s.p.QueueLimit, adm: s.p.Admission, apart: s.p.Admission != nil}
+	q.retriesApart(s.p.Admission)
+	return q
 }
 
 // idleCredit accrues a capacity server's credit over ticks a..b−1.

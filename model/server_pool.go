@@ -58,7 +58,7 @@ func (pm *poolMeans) metrics(m *Metrics, tickS float64) {
 }
 
 // holding is the calls the pool holds, waiting or on a worker.
-func (w *poolServer) holding() int64 { return w.room.queued + w.busy }
+func (w *poolServer) holding() int64 { return w.room.waiting() + w.busy }
 
 // count adds ticks in which the pool held what it holds now to its sums
 // and to the series' row.
@@ -73,7 +73,9 @@ func (w *poolServer) count(ticks int64) {
 
 func newPoolServer(s *stoch) server {
 	p := s.p
-	return &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true, adm: p.Admission}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
+	w := &poolServer{s: s, room: queueServer{s: s, lifo: p.PoolRoom == ServerLIFO, apart: true, adm: p.Admission}, limit: p.QueueLimit, loss: p.PoolRoom == ServerLoss}
+	w.room.retriesApart(p.Admission)
+	return w
 }
 
 // workers is the workers the pool has in segment sg, faults applied.
@@ -148,7 +150,7 @@ func (w *poolServer) arrive(g *group, n int64) {
 	if w.loss || w.limit > 0 {
 		// places: the free workers and the waiting room's limit, less the
 		// calls already waiting for them
-		room := max(0, w.workers(&w.s.p.Faults[w.s.seg])-w.busy) - w.room.queued
+		room := max(0, w.workers(&w.s.p.Faults[w.s.seg])-w.busy) - w.room.waiting()
 		if !w.loss {
 			room += w.limit
 		}
@@ -175,7 +177,7 @@ func (w *poolServer) work(_ int64, sg *Segment, done []event) {
 		}
 	}
 	free := w.workers(sg) - w.busy
-	if free <= 0 || w.room.queued == 0 {
+	if free <= 0 || w.room.waiting() == 0 {
 		return
 	}
 	w.room.serve(free, w.start)
@@ -255,13 +257,15 @@ func (w *poolServer) end() {
 }
 
 // backlog is the calls waiting for a worker.
-func (w *poolServer) backlog() int64 { return w.room.queued }
+func (w *poolServer) backlog() int64 { return w.room.waiting() }
+
+func (w *poolServer) front() (int64, bool) { return w.room.front() }
 
 // next is the next tick while calls wait (a fault may give workers back),
 // else, while calls are on the workers, the start of the next outage that
 // halts them; else never: the calls in service are scheduled.
 func (w *poolServer) next(t int64) int64 {
-	if w.room.queued > 0 {
+	if w.room.waiting() > 0 {
 		return t + 1
 	}
 	if w.busy > 0 {

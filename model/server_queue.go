@@ -9,14 +9,19 @@ import "fmt"
 // away calls that find it full. Overload collapse measures the calls waiting
 // when the server works, or the calls offered over its window.
 type queueServer struct {
-	s         *stoch
-	cr        credit
-	cl        collapse
-	lifo      bool
-	apart     bool     // calls of a group that arrive in different ticks wait in entries apart (a worker pool measures their waits; an admission rule sheds by them)
-	adm       admitter // the admission rule; nil for none
-	emptyAt   int64    // the last tick the room was empty (admission rules read it)
-	limit     int64
+	s       *stoch
+	cr      credit
+	cl      collapse
+	lifo    bool
+	apart   bool     // calls of a group that arrive in different ticks wait in entries apart (a worker pool measures their waits; an admission rule sheds by them)
+	adm     admitter // the admission rule; nil for none
+	emptyAt int64    // the last tick the room was empty (admission rules read it)
+	limit   int64
+	// later is the room of the retries when first tries have priority
+	// (the priority admission rule), served with what this one leaves of
+	// the tick's capacity; nil without the rule. prio: retries go there.
+	later     *queueServer
+	prio      bool
 	q         []qEntry
 	head      int
 	compactAt int
@@ -36,12 +41,12 @@ func (q *queueServer) begin(t int64, _ *Segment) { q.cl.advance(t) }
 
 func (q *queueServer) arrive(g *group, n int64) {
 	q.cl.offer(q.s.now, n)
-	if p := q.s.p.Pushback; p > 0 && q.queued > p {
+	if p := q.s.p.Pushback; p > 0 && q.waiting() > p {
 		q.s.reply(g, n, answerPushback, 0) // overloaded: don't retry
 		return
 	}
 	if q.limit > 0 {
-		acc := min(n, max(0, q.limit-q.queued))
+		acc := min(n, max(0, q.limit-q.waiting()))
 		if rej := n - acc; rej > 0 {
 			q.s.fail(g, rej, 0)
 		}
@@ -50,9 +55,18 @@ func (q *queueServer) arrive(g *group, n int64) {
 	if n == 0 || g.state != gsOpen && (q.s.p.DropExpired || g.state == gsCancelled) {
 		return // nobody waits for them, and the dependency drops such calls
 	}
-	if q.queued == 0 {
+	if q.waiting() == 0 {
 		q.emptyAt = q.s.now
 	}
+	if q.prio && g.retry {
+		q.later.enqueue(g, n)
+		return
+	}
+	q.enqueue(g, n)
+}
+
+// enqueue puts n calls of g at the end of this room.
+func (q *queueServer) enqueue(g *group, n int64) {
 	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || q.q[k].at == q.s.now) {
 		q.q[k].n += n
 	} else {
@@ -67,7 +81,7 @@ func (q *queueServer) arrive(g *group, n int64) {
 // after its service time.
 func (q *queueServer) work(_ int64, sg *Segment, _ []event) {
 	s := q.s
-	c := q.cr.take(sg.CapRate * q.cl.keep(sg.CapRate, q.queued) / s.p.TPS)
+	c := q.cr.take(sg.CapRate * q.cl.keep(sg.CapRate, q.waiting()) / s.p.TPS)
 	taken, ok := q.serve(c, func(g *group, k, _ int64) {
 		if g != nil {
 			s.completeServed(g, k)
@@ -141,7 +155,13 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 			}
 		}
 	}
-	if q.queued == 0 {
+	if q.later != nil && c > 0 {
+		taken, ok := q.later.serve(c, start)
+		if c -= taken; !ok {
+			return c0 - c, false
+		}
+	}
+	if q.waiting() == 0 {
 		q.emptyAt = s.now
 	}
 	if q.head == len(q.q) {
@@ -227,6 +247,17 @@ func (q *queueServer) end() {
 	if q.s.p.poison {
 		q.checkCounts()
 	}
+	if q.later != nil {
+		q.later.end()
+	}
+}
+
+// waiting is the calls waiting in the room, and in the retries' room.
+func (q *queueServer) waiting() int64 {
+	if q.later != nil {
+		return q.queued + q.later.queued
+	}
+	return q.queued
 }
 
 // checkCounts panics unless the entries hold the calls counted as queued,
@@ -252,10 +283,13 @@ func (q *queueServer) checkCounts() {
 	}
 }
 
-func (q *queueServer) backlog() int64 { return q.queued }
+func (q *queueServer) backlog() int64 { return q.waiting() }
+
+// front is the calls a new first try waits behind when retries wait apart.
+func (q *queueServer) front() (int64, bool) { return q.queued, q.later != nil }
 
 func (q *queueServer) next(t int64) int64 {
-	if q.queued == 0 {
+	if q.waiting() == 0 {
 		return never
 	}
 	sg := &q.s.p.Faults[q.s.p.SegmentAt(q.s.seg, t+1)]
@@ -271,6 +305,10 @@ func (q *queueServer) idle(a, b int64) { idleCredit(q.s, &q.cr, a, b) }
 // them when they are next looked at (g.excess), whichever of g's entries
 // that is: g's calls are exchangeable.
 func (q *queueServer) withdraw(g *group, n int64) {
+	if q.later != nil && g.retry {
+		q.later.withdraw(g, n)
+		return
+	}
 	q.queued -= n
 	g.queued -= n
 	g.ext().excess += n
@@ -285,17 +323,37 @@ func (e *qEntry) dropWithdrawn() {
 	}
 }
 
-func (q *queueServer) entries() int64 { return int64(cap(q.q)) }
+func (q *queueServer) entries() int64 {
+	if q.later != nil {
+		return int64(cap(q.q)) + q.later.entries()
+	}
+	return int64(cap(q.q))
+}
 
 func (q *queueServer) adopt(old, np *Plan) {
 	q.limit = np.QueueLimit
 	q.adm = np.Admission
 	q.apart = q.apart || np.Admission != nil
+	q.retriesApart(np.Admission)
 	if old.Collapse != np.Collapse {
 		q.cl = newCollapse(np.Collapse)
 	}
 	if np.DropExpired && !old.DropExpired {
 		q.dropAbandoned()
+		if q.later != nil {
+			q.later.dropAbandoned()
+		}
+	}
+}
+
+// retriesApart gives retries a room of their own when the admission rule
+// asks for one (priority classes), which a run keeps from its start to its
+// end (resolveChanges refuses a change that starts or stops it).
+func (q *queueServer) retriesApart(a admitter) {
+	r, ok := a.(interface{ retriesApart() bool })
+	q.prio = ok && r.retriesApart()
+	if q.prio && q.later == nil {
+		q.later = &queueServer{s: q.s, lifo: q.lifo, apart: q.apart}
 	}
 }
 

@@ -18,6 +18,7 @@ type stoch struct {
 	waits   []waits // by layer
 	bottom  int8
 	srv     server
+	front   fronted // the server, when new requests wait behind part of its backlog (healthBacklog)
 	budgets budgets
 	arr     *arrivals
 	health  health
@@ -86,6 +87,11 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 		s.waits = append(s.waits, newWaits(l))
 	}
 	s.srv = newServer(s)
+	if f, ok := s.srv.(fronted); ok {
+		if _, on := f.front(); on { // priority classes, for the whole run
+			s.front = f
+		}
+	}
 	s.budgets = newBudgets(p, len(p.Chain), p.Clients, s.r)
 	s.lims = newLimiters(p)
 	s.clientsApart = s.budgets.perClient() || s.lims.perClient()
@@ -286,7 +292,8 @@ func (s *stoch) step(t int64) {
 	s.c.peakRate.tick(t, s.tk.calls)
 	q := s.srv.backlog()
 	s.c.peakQueue = max(s.c.peakQueue, q)
-	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, q, s.work(q))
+	hq := s.healthBacklog(q)
+	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, hq, s.work(hq))
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, q, s.inFlight())
 	}
@@ -395,7 +402,19 @@ func (s *stoch) idle(a, b int64) {
 		inflight := s.inFlight()
 		mark = func(x, y int64, unhealthy bool) { s.rec.idle(x, y, unhealthy, s.capacityOver, q, inflight) }
 	}
-	s.health.idle(a, b, q, s.work(q), mark)
+	hq := s.healthBacklog(q)
+	s.health.idle(a, b, hq, s.work(hq), mark)
+}
+
+// healthBacklog is the part of the backlog q the health rule reads: the
+// calls a new request waits behind (fronted), all of them but with
+// priority classes.
+func (s *stoch) healthBacklog(q int64) int64 {
+	if s.front != nil {
+		w, _ := s.front.front()
+		return w
+	}
+	return q
 }
 
 // work is what the dependency holds for the verdict's end watch, with q
