@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -100,5 +101,24 @@ func TestAdmissionRefused(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Path != tc.path {
 			t.Errorf("%s: got %v, want an error at %s", name, err, tc.path)
 		}
+	}
+}
+
+// TestShedCounted: the calls an admission rule sheds are a result column
+// (Shed): with one try each and no retries, every request the queue timeout
+// failed is a call it shed; without a rule the column is empty (NaN), and
+// priority classes, which shed nothing, count none.
+func TestShedCounted(t *testing.T) {
+	lim := runOnce(t, admittedPool(150, Admission{Kind: "queue_time", Params: QueueTimeParams{MaxWait: Duration(500 * time.Millisecond)}}))
+	if lim.Shed == 0 || lim.Shed != lim.Failed {
+		t.Errorf("queue timeout: %v calls shed, %v requests failed: want them equal and above 0", lim.Shed, lim.Failed)
+	}
+	none := runOnce(t, admittedPool(150, Admission{Kind: "none"}))
+	if !math.IsNaN(none.Shed) {
+		t.Errorf("no rule: shed %v, want NaN (not measured)", none.Shed)
+	}
+	prio := runOnce(t, admittedPool(150, Admission{Kind: "priority"}))
+	if prio.Shed != 0 {
+		t.Errorf("priority classes: %v calls shed, want 0", prio.Shed)
 	}
 }

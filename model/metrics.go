@@ -117,6 +117,8 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.WaitMeanS }, func(r *Result) float64 { return r.SD.WaitMeanS }, false, true},
 		{"service_mean_s", "a worker pool: seconds a call held its worker, in whole ticks (at least one), their mean over the calls taken; empty for other dependencies", "seconds",
 			func(r *Result) float64 { return r.ServiceMeanS }, func(r *Result) float64 { return r.SD.ServiceMeanS }, false, true},
+		{"shed", "calls the dependency's admission rule (dependency.admission) answered at once with an error instead of serving them, for having waited too long; empty without a rule", "count",
+			func(r *Result) float64 { return r.Shed }, func(r *Result) float64 { return r.SD.Shed }, false, true},
 		markovMetric("markov_verdict", "the markov engine's verdict: metastable (each mode holds at least 0.1% of the stationary probability and both markov_fill_s and markov_drain_s exceed the run's duration), overloaded (otherwise, the high mode holding more than half), healthy (otherwise)", "phase",
 			func(m *MarkovMetrics) float64 { return float64(m.Phase) }),
 		markovMetric("markov_states", "states of the markov engine's chain: (queue_limit + 1) × (markov.orbit + 1)", "count",

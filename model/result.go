@@ -66,6 +66,9 @@ type Metrics struct {
 	// waiting (WaitMeanS); the seconds a call held its worker, in whole
 	// ticks, at least one, over every call taken (ServiceMeanS).
 	InSystemMean, WaitMeanS, ServiceMeanS float64
+	// Shed is the calls the dependency's admission rule answered with an
+	// error instead of serving (dependency.admission); NaN without a rule.
+	Shed float64
 }
 
 // Recovered reports whether the run (every judged replicate of a cell)
@@ -265,7 +268,7 @@ func counted(m *Metrics) []*float64 {
 // over the replicates that have them: the latency quantiles and a worker
 // pool's means.
 func latencies(m *Metrics) []*float64 {
-	return []*float64{&m.LatencyP50, &m.LatencyP95, &m.LatencyP99, &m.ErrorLatencyP50, &m.ErrorLatencyP99, &m.InSystemMean, &m.WaitMeanS, &m.ServiceMeanS}
+	return []*float64{&m.LatencyP50, &m.LatencyP95, &m.LatencyP99, &m.ErrorLatencyP50, &m.ErrorLatencyP99, &m.InSystemMean, &m.WaitMeanS, &m.ServiceMeanS, &m.Shed}
 }
 
 // noLatencies marks the metrics only some runs measure (latencies) as not

@@ -9,6 +9,7 @@ type tickCounts struct {
 // counts are a run's totals.
 type counts struct {
 	requests, calls, ok, failed, refused, served, wasted, hedges int64
+	shed                                                         int64 // calls an admission rule shed (dependency.admission)
 	peakCalls, peakQueue, windowCalls                            int64
 	refusedBy                                                    [refusals]int64 // tries not made or not retried, by why
 	peakRate                                                     peakRate        // the most calls in one second

@@ -176,6 +176,7 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 // it may retry; calls nobody waits for go.
 func (q *queueServer) shed(e *qEntry) {
 	q.queued -= e.n
+	q.s.c.shed += e.n
 	if g := e.g; g != nil && g.state == gsOpen {
 		g.queued -= e.n
 		q.s.fail(g, e.n, 0)

@@ -467,6 +467,9 @@ func (s *stoch) metrics() Metrics {
 	if w, ok := s.srv.(*poolServer); ok {
 		w.means.metrics(&m, s.p0.TickS)
 	}
+	if s.p0.AdmissionKind != "none" {
+		m.Shed = float64(s.c.shed)
+	}
 	return m
 }
 

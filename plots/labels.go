@@ -125,6 +125,7 @@ var metricLabels = map[string]string{
 	"refused_limiter":       "refused by a concurrency limiter (per run)",
 	"not_retryable":         "errors not retryable (per run)",
 	"hedges":                "hedges sent (per run)",
+	"shed":                  "calls shed by the admission rule (per run)",
 	"in_system_mean":        "mean calls in the pool (waiting or on a worker)",
 	"wait_mean_s":           "mean wait for a worker (s)",
 	"service_mean_s":        "mean time on a worker (s)",

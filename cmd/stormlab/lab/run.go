@@ -367,6 +367,9 @@ func measure(p *model.Plan, k *counters, ws []model.Window) model.Result {
 	}
 	m.LatencyP50, m.LatencyP95, m.LatencyP99 = math.NaN(), math.NaN(), math.NaN()
 	m.ErrorLatencyP50, m.ErrorLatencyP99 = math.NaN(), math.NaN()
+	// a pool's means and the calls an admission rule shed: the lab runs
+	// neither (refused by name), so they are not measured
+	m.InSystemMean, m.WaitMeanS, m.ServiceMeanS, m.Shed = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	j.Verdict(&m)
 	s := series(p, k, queues, unhealthy, p.Ticks)
 	r := model.Result{Metrics: m, Replicates: 1, Series: s}
