@@ -86,8 +86,10 @@ func storm10k() Scenario {
 }
 
 // BenchmarkStorm10k: one op is one run of storm10k (rng = "pcg", cohorts).
-func BenchmarkStorm10k(b *testing.B) {
-	sc := storm10k()
+func BenchmarkStorm10k(b *testing.B) { benchStorm(b, storm10k()) }
+
+// benchStorm runs sc (seed 1) as one op and reports its calls and peak load.
+func benchStorm(b *testing.B, sc Scenario) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r, err := Run(sc, 1, false)

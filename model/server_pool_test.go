@@ -168,13 +168,5 @@ func BenchmarkStorm10kPool(b *testing.B) {
 	sc.Dependency.Workers = 1200
 	sc.Dependency.Latency = ms(100)
 	sc.Dependency.Service = Service{Kind: "exponential"}
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := Run(sc, 1, false)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(r.Calls, "calls")
-		b.ReportMetric(r.PeakLoadX, "peak_x")
-	}
+	benchStorm(b, sc)
 }

@@ -32,7 +32,7 @@ func facts(rows []Row) []string {
 		"capacity "+each(func(c *Facts) (float64, string) { return c.Capacity, rateText(c.Capacity) })+" calls/s",
 		loadFact(rows),
 		"timeout "+each(func(c *Facts) (float64, string) { return durChoice(c.Timeout) }),
-		each(func(c *Facts) (float64, string) { return float64(c.Attempts), strconv.Itoa(c.Attempts) })+" attempts per request")
+		attemptsFact(each(func(c *Facts) (float64, string) { return float64(c.Attempts), strconv.Itoa(c.Attempts) })))
 	switch q := each(func(c *Facts) (float64, string) { return 0, c.Server }); q {
 	case "fifo":
 	case "none":
@@ -65,6 +65,15 @@ func eachOf(rows []Row, f func(c *Facts) (float64, string)) string {
 		vs[i].num, vs[i].text = f(&rows[i].Facts)
 	}
 	return choices(vs)
+}
+
+// attemptsFact is the attempts per request, given as their choices ("1",
+// "1 or 27"): one attempt is singular.
+func attemptsFact(choices string) string {
+	if choices == "1" {
+		return "1 attempt per request"
+	}
+	return choices + " attempts per request"
 }
 
 // numText writes a parameter's number as it is: 97.22, 100.

@@ -356,22 +356,12 @@ func CreateFile(path string, data []byte) (err error) {
 	if _, err := os.Lstat(path); err == nil {
 		return &RefusedError{Path: path, Msg: "exists; stormlab writes a new file only, so remove it or name another"}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-")
+	tmp, err := writeBeside(path, data)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	if _, err = f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	if err = os.Link(f.Name(), path); errors.Is(err, fs.ErrExist) {
+	defer os.Remove(tmp)
+	if err = os.Link(tmp, path); errors.Is(err, fs.ErrExist) {
 		return &RefusedError{Path: path, Msg: "exists; stormlab writes a new file only, so remove it or name another"}
 	}
 	return err
@@ -379,10 +369,23 @@ func CreateFile(path string, data []byte) (err error) {
 
 // replaceFile writes data to a new file beside path and renames it into
 // place; on any error the new file is removed, and path is as it was.
-func replaceFile(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-")
+func replaceFile(path string, data []byte) error {
+	tmp, err := writeBeside(path, data)
 	if err != nil {
 		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// writeBeside writes data to a new file (mode 0644) in path's folder, named
+// after it, and returns its name; on any error nothing is left behind.
+func writeBeside(path string, data []byte) (name string, err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-")
+	if err != nil {
+		return "", err
 	}
 	defer func() {
 		if err != nil {
@@ -391,15 +394,15 @@ func replaceFile(path string, data []byte) (err error) {
 	}()
 	if _, err = f.Write(data); err != nil {
 		f.Close()
-		return err
+		return "", err
 	}
 	if err = f.Close(); err != nil {
-		return err
+		return "", err
 	}
 	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
+		return "", err
 	}
-	return os.Rename(f.Name(), path)
+	return f.Name(), nil
 }
 
 // reportHead reads a report's title (its first heading), question (the
