@@ -157,6 +157,56 @@
 // the order of the "Retries and Storm Risk" article's loop, which is part of
 // that generator's definition and reproduces its tables digit for digit.
 //
+// # Service graphs
+//
+// A scenario may describe a graph instead of a chain (graph.go): services,
+// each with a server of its own or none (graph.service.N.server, a
+// dependency's keys), and edges, the calls a service makes to another,
+// each with a layer's policy (attempts, timeout, backoff, breaker,
+// limiter). The edge without from is the entry point: the users' call. A
+// service that makes several calls makes them in parallel, needing all,
+// any or a quorum of them, or in sequence, each after the one before
+// succeeded; with a server of its own, it makes them once its server has
+// served the call it answers. The queue and markov engines model a chain
+// and refuse a graph by name.
+//
+// Resolve unfolds the graph from the entry point into a tree of calls (a
+// service reached by two paths is called on each, and its one server
+// serves both: a shared dependency) and lowers the scenario to the chain
+// of those calls: each is a layer of Plan.Chain, its place in the tree a
+// GraphNode, and every rule a chain's layer has (its breaker, its
+// limiter, its budget scope, the request's deadline passed down)
+// applies to it unchanged. A graph of one path whose services have no
+// server but the last is a chain, and resolves to the chain's very Plan
+// (TestChainAsGraph); every other graph gets a GraphPlan, with the plan
+// each service's server runs on.
+//
+// The engine keeps its unit, the group: n instances of one call's try.
+// Passed down, the group's calls go to its service's server, or without
+// one straight to the service's own calls (graph_run.go). In sequence,
+// the next call starts for the instances whose call before succeeded;
+// one that failed for good fails its instance. In parallel, every call
+// starts for all n instances, and the group counts its instances by
+// state: which of its calls are still out and how many succeeded
+// (graph_fan.go). When answers to one call come back for k instances,
+// which k is drawn by a multivariate hypergeometric split over the states
+// in which that call is out: the instances are exchangeable, so the split
+// is exact in distribution, and a fan-out costs a few states per group
+// instead of a group per request. An instance succeeds once need of its
+// calls have, and fails once they no longer can; the calls it still has
+// out go on (a parallel call once sent is not withdrawn), and a success
+// they bring is wasted work. Each service with a server has its own,
+// kept together in a serverSet (graph_servers.go): while one of them acts,
+// the plan in force is that server's (the run's plan with the service's
+// ServerPlan), so the server kinds and the rules of a served call read
+// their own server's keys. Health is the goodput the users at the entry
+// point see.
+//
+// Not modelled yet in a graph other than a chain, and refused by key:
+// faults (which service they hit), changes, network delay, hedging,
+// rng = "minstd", retry_at, the flat chain, budget.scope = "dependency",
+// the queue health rule, initial.abandoned, several entry points.
+//
 // # Healthy, recovered and the verdict
 //
 // Health is judged where the user is, at the edge of the chain. For a

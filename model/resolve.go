@@ -11,6 +11,15 @@ import (
 // it asks for, and returns the Plan the engines run. The error is a
 // *FieldError naming the key.
 func (s *Scenario) Resolve() (*Plan, error) {
+	if s.Graph.on() {
+		return s.resolveGraph()
+	}
+	return s.resolve()
+}
+
+// resolve is Resolve for a chain, or a graph lowered to the chain of its
+// unfolded calls (resolveGraph).
+func (s *Scenario) resolve() (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

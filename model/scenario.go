@@ -38,6 +38,7 @@ type Scenario struct {
 	RNG        string     `toml:"rng" oneof:"pcg,minstd" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 	Markov     MarkovKeys `toml:"markov" doc:"the markov engine's chain"`
+	Graph      Graph      `toml:"graph" engines:"stochastic" doc:"a service graph instead of the chain: services, each with its own server or none, and the calls between them (graph.go); replaces layer, layers and dependency"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
 	CancelAbandoned bool `toml:"cancel_abandoned" engines:"stochastic" doc:"a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
@@ -81,6 +82,9 @@ type Layer struct {
 	Breaker  Breaker  `toml:"breaker" doc:"circuit breaker on the layer's calls"`
 	Hedge    Hedge    `toml:"hedge" doc:"hedged requests: a second copy of a slow call"`
 	Limiter  Limiter  `toml:"limiter" doc:"client-side concurrency limit on the layer's tries: a bulkhead or an adaptive limit"`
+	// From and To make the layer an edge of a service graph (graph.go).
+	From string `toml:"from" doc:"graph edges only: the service that makes the call (empty: the users, an entry point)"`
+	To   string `toml:"to" doc:"graph edges only: the service called"`
 }
 
 func (l *Layer) bounds(dst []Bound) []Bound {
@@ -238,8 +242,14 @@ func (s *Scenario) chainLen() int {
 func (s *Scenario) chainLayer(i int) *Layer { return &s.Layer[min(i, len(s.Layer)-1)] }
 
 // FlatAttempts is the attempts one user request may put on the dependency
-// when every call fails: the product of the layers' attempts.
+// when every call fails: the product of the layers' attempts (a graph's:
+// their sum over its servers, Graph.attempts).
 func (s *Scenario) FlatAttempts() int {
+	if s.Graph.on() {
+		if sh, e := s.Graph.shape(); e == nil {
+			return s.Graph.attempts(sh)
+		}
+	}
 	p := 1
 	for i := range s.chainLen() {
 		p *= s.chainLayer(i).Attempts
@@ -442,6 +452,8 @@ func (s *Scenario) Validate() error {
 			return e
 		}
 		switch h := l.Hedge; {
+		case l.From != "" || l.To != "":
+			return bad(p+"from", "from and to are a graph edge's keys (graph.edge), not a layer's")
 		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
 			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
 		case h.Percentile > 0 && h.Delay == 0:
