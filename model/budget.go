@@ -53,7 +53,7 @@ type hedgeCharger interface {
 // file writes for it then override them.
 type Budget struct {
 	Kind  string `toml:"kind" doc:"none, or one of the budget kinds below"`
-	Scope string `toml:"scope" oneof:"chain,layer,client,dependency" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none)"`
+	Scope string `toml:"scope" oneof:"chain,layer,client,dependency,edge,caller,callee" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none); a graph's: edge (each edge its own), caller (one per service, for the calls it makes) or callee (one per service, for the calls made to it); in a chain, these three are layer"`
 	// Params are the kind's keys: a value of its parameter struct; nil for
 	// none (and, before Resolve, for a kind whose defaults stand).
 	Params any `toml:"-"`
@@ -131,6 +131,7 @@ const (
 	ScopeLayer                         // each layer its own
 	ScopeClient                        // each client its own
 	ScopeDependency                    // one for the calls to the dependency; none above
+	ScopeGraph                         // a graph's: each layer the budget GraphNode.Budget says (edge, caller or callee)
 )
 
 // budgetKind is one registered kind of retry budget: its Kind (name, doc,
@@ -191,6 +192,7 @@ type budgets struct {
 	// timeouts: the kind charges a retry after a timeout apart, so the
 	// engines keep retries after timeouts apart from others.
 	timeouts bool
+	graph    *GraphPlan // ScopeGraph: which budget covers which layer
 }
 
 // newBudgets makes the budgets of a run with the given layers and clients.
@@ -205,8 +207,10 @@ func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
 		n = layers
 	case ScopeClient:
 		n = int(clients)
+	case ScopeGraph:
+		n = p.Graph.Budgets
 	}
-	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts}
+	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts, graph: p.Graph}
 	for i := range b.list {
 		b.list[i] = k.make(&p.Budget, r)
 		if t, ok := b.list[i].(ticker); ok {
@@ -233,6 +237,8 @@ func (b *budgets) of(layer int8, client int32) budget {
 		if layer != b.bottom {
 			return nil
 		}
+	case ScopeGraph:
+		return b.list[b.graph.Nodes[layer].Budget]
 	}
 	return b.list[0]
 }
@@ -240,7 +246,7 @@ func (b *budgets) of(layer int8, client int32) budget {
 // counts reports whether a layer's first tries and successes count for its
 // budget: a shared budget counts the user's only.
 func (b *budgets) counts(layer int8) bool {
-	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency
+	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency || b.scope == ScopeGraph
 }
 
 // ticks reports whether the budgets need tick.

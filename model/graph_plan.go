@@ -15,6 +15,8 @@ type GraphPlan struct {
 	Nodes    []GraphNode
 	Services []string // the services' names, as written
 	Edges    []string // each edge as "from→to" ("→to" for the entry)
+	// Budgets is how many budgets a scope of edge, caller or callee makes.
+	Budgets int
 	// Servers holds, by service, the plan the service's server runs on:
 	// the run's plan with that server's ServerPlan and FaultPlan (nil: a
 	// service without a server).
@@ -31,6 +33,7 @@ type GraphNode struct {
 	Kids     []int8 // the calls the service makes in turn, in file order
 	Sequence bool   // it makes them one after the other
 	Need     int32  // parallel: how many of them must succeed
+	Budget   int    // budget.scope edge, caller or callee: the budget covering this call
 }
 
 // resolveGraph resolves a scenario with a graph: its keys checked where
@@ -124,6 +127,10 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		}
 		gp.Servers[i] = sp
 	}
+	if sc := s.Budget.Scope; p.Budget.Scope == ScopeLayer && sc != "layer" {
+		gp.budgets(sc)
+		p.Budget.Scope = ScopeGraph
+	}
 	p.Graph = gp
 	return p, nil
 }
@@ -167,6 +174,21 @@ func (s *Scenario) graphModelled() *FieldError {
 	case s.Initial.Abandoned > 0:
 		return bad("initial.abandoned", "abandoned calls"+not+" (which server holds them)")
 	}
+	drop := -1
+	for i, sv := range s.Graph.Service {
+		p := "graph." + indexed("service", i) + "server."
+		switch d := &sv.Server; {
+		case !sv.serves():
+		case d.poolPicked():
+			return bad(p+"workers", "a worker pool"+not)
+		case d.FlakyShare > 0:
+			return bad(p+"flaky_share", "flaky requests"+not)
+		case drop >= 0 && d.DropExpired != s.Graph.Service[drop].Server.DropExpired:
+			return bad(p+"drop_expired", "servers that differ in drop_expired are not modelled yet: set it alike on every server")
+		default:
+			drop = i
+		}
+	}
 	for i, e := range s.Graph.Edge {
 		if e.Hedge.Delay > 0 {
 			return bad("graph."+indexed("edge", i)+"hedge.delay", "hedging"+not)
@@ -197,4 +219,31 @@ func graphPath(err error, sh *graphShape, svc int) error {
 		path = "graph." + indexed("service", svc) + "server." + strings.TrimPrefix(path, "dependency.")
 	}
 	return &FieldError{Path: path, Msg: fe.Msg}
+}
+
+// budgets numbers the budgets of scope (edge, caller or callee) and says
+// which covers each call: one per edge as written, per calling service
+// (the users' for the entry point), or per service called.
+func (gp *GraphPlan) budgets(scope string) {
+	ids := map[int]int{}
+	for i := range gp.Nodes {
+		n := &gp.Nodes[i]
+		key := n.Service
+		switch scope {
+		case "edge":
+			key = n.Edge
+		case "caller":
+			key = -1 // the users
+			if n.Parent >= 0 {
+				key = gp.Nodes[n.Parent].Service
+			}
+		}
+		id, ok := ids[key]
+		if !ok {
+			id = len(ids)
+			ids[key] = id
+		}
+		n.Budget = id
+	}
+	gp.Budgets = len(ids)
 }

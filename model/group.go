@@ -65,6 +65,9 @@ type groupExtra struct {
 	// flight under it when g's were sent (born: the tick they were); at
 	// most its max_limit, 10^9 (Validate), so it fits.
 	limIn int32
+	// fan: a graph, a service that calls others in parallel: its
+	// instances by the state of their calls (graph_fan.go).
+	fan *fan
 }
 
 // ext returns g's extra part, made on first use.

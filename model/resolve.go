@@ -55,7 +55,7 @@ func (s *Scenario) resolve() (*Plan, error) {
 	p.resolveServer(s)
 	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Params: s.Budget.TableParams(), TickNs: p.TickNs}
 	switch s.Budget.Scope {
-	case "layer":
+	case "layer", "edge", "caller", "callee": // a chain's edges, callers and callees are its layers
 		p.Budget.Scope = ScopeLayer
 	case "client":
 		p.Budget.Scope = ScopeClient

@@ -21,7 +21,10 @@ func (s *stoch) complete(g *group, k, extra int64) {
 			s.waste(f) // a failure nobody up the chain waits for
 		}
 	}
-	if k-f > 0 {
+	switch {
+	case k-f > 0 && s.graph != nil && s.graph.callsOut(g):
+		s.servedOut(g, k-f, extra)
+	case k-f > 0:
 		s.reply(g, k-f, answerOK, extra)
 	}
 	if f > 0 {
@@ -224,7 +227,7 @@ func (s *stoch) succeed(g *group, k int64) {
 		s.finished(g.client, k)
 		return
 	}
-	s.reply(g.parent, k, answerOK, 0)
+	s.up(g.parent, g.layer, k, answerOK)
 }
 
 // failCall reports that k calls of a layer that passed its breaker failed
@@ -252,7 +255,7 @@ func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out out
 		s.finished(client, k)
 		return
 	}
-	s.reply(parent, k, out, 0)
+	s.up(parent, layer, k, out)
 }
 
 // retryOrFail handles k instances of g that failed now (by timing out, or

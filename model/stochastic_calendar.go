@@ -18,11 +18,12 @@ const (
 	evTimeout               // a group's deadline: its caller gives up on what is still unanswered
 	evHedge                 // a group's hedge delay: second copies for the calls still unanswered
 	evAdmit                 // a layer's concurrency limiter lets waiting tries in, or fails those that waited too long
+	evCallOut               // a graph: a service's server answered calls after a latency; the service makes its own calls
 )
 
 // Phases of a tick; each slot keeps one list per phase, in scheduling order.
 const (
-	phStart   = 0 // evStart, evArrive, evAnswer, evWake, evAdmit
+	phStart   = 0 // evStart, evArrive, evAnswer, evWake, evAdmit, evCallOut
 	phService = 1 // evDone
 	phTimeout = 2 // evTimeout, evHedge
 )

@@ -1,0 +1,118 @@
+package model
+
+// The calls of a service graph in the stochastic engine: a group's calls
+// passed down to its service, the calls that service makes in turn, and
+// their answers gathered back (see "Service graphs" in doc.go). A chain's
+// run has no graphRun and never comes here.
+
+// graphRun is what a run of a graph keeps beside the chain's state.
+type graphRun struct {
+	nodes   []GraphNode
+	servers *serverSet
+	tries   []int64 // by node: the tries sent (past the breaker, limiter and budget)
+}
+
+func newGraphRun(s *stoch) *graphRun {
+	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, len(s.p.Graph.Nodes))}
+	gr.servers = newServerSet(s)
+	return gr
+}
+
+// callsOut reports whether g's service makes calls of its own.
+func (gr *graphRun) callsOut(g *group) bool { return len(gr.nodes[g.layer].Kids) > 0 }
+
+// graphDown passes n calls of g to its service: to its server when it has
+// one, else straight to the calls it makes.
+func (s *stoch) graphDown(g *group, n int64) {
+	if s.graph.nodes[g.layer].Server >= 0 {
+		s.toServer(g, n)
+		return
+	}
+	s.callOut(g, n)
+}
+
+// servedOut is the service's server having served k calls of g, answered
+// extra ticks later: the service makes its own calls then.
+func (s *stoch) servedOut(g *group, k, extra int64) {
+	if extra == 0 {
+		s.callOut(g, k)
+		return
+	}
+	if s.now+extra < s.p.Ticks {
+		s.schedule(s.now+extra, phStart, event{kind: evCallOut, g: g, n: k})
+	}
+}
+
+// callOutEvent runs an evCallOut: the calls of a service whose server
+// answered after a latency, unless their caller no longer waits (the
+// served work then reaches nobody).
+func (s *stoch) callOutEvent(ev *event) {
+	if ev.g.state != gsOpen {
+		s.waste(ev.n)
+		return
+	}
+	s.callOut(ev.g, ev.n)
+}
+
+// callOut makes the calls of g's service for n of g's instances: the
+// first in a sequence, or all of them in parallel (counted in g's fan
+// first, as an answer may come back at once).
+func (s *stoch) callOut(g *group, n int64) {
+	nd := &s.graph.nodes[g.layer]
+	if nd.Sequence || len(nd.Kids) == 1 {
+		s.startCall(g, nd.Kids[0], n)
+		return
+	}
+	g.refs++ // pinned while its calls start
+	x := g.ext()
+	if x.fan == nil {
+		x.fan = new(fan)
+	}
+	x.fan.add(len(nd.Kids), n)
+	for _, k := range nd.Kids {
+		s.startCall(g, k, n)
+	}
+	s.gs.release(g)
+}
+
+// startCall starts n first tries of the call of node for g's instances.
+func (s *stoch) startCall(g *group, node int8, n int64) {
+	s.start(g, node, 1, g.client, 0, flagsOf(g.retry, g.flaky, false), g.reqDL(), 0, n)
+}
+
+// up passes k answers of the call of layer from (successes, or failures
+// for good) to its caller, parent: in a chain, or through a single call,
+// straight; in a sequence, on to the next call or up; in parallel,
+// through parent's fan.
+func (s *stoch) up(parent *group, from int8, k int64, out outcome) {
+	if s.graph == nil || parent.state != gsOpen {
+		s.reply(parent, k, out, 0)
+		return
+	}
+	nd := &s.graph.nodes[parent.layer]
+	j := 0
+	for nd.Kids[j] != from {
+		j++
+	}
+	switch {
+	case nd.Sequence:
+		if out == answerOK && j+1 < len(nd.Kids) {
+			s.startCall(parent, nd.Kids[j+1], k)
+			return
+		}
+		s.reply(parent, k, out, 0)
+	case len(nd.Kids) == 1:
+		s.reply(parent, k, out, 0)
+	default:
+		ok, failed, wasted := parent.x.fan.answer(s.r, j, k, out == answerOK, len(nd.Kids), nd.Need)
+		if wasted > 0 {
+			s.waste(wasted)
+		}
+		if ok > 0 {
+			s.reply(parent, ok, answerOK, 0)
+		}
+		if failed > 0 {
+			s.reply(parent, failed, out, 0)
+		}
+	}
+}

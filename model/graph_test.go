@@ -1,0 +1,289 @@
+package model
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// graphScenario is a stochastic scenario of constant arrivals at load per
+// second, 1 s ticks, over the given time, with the graph of services
+// and edges.
+func graphScenario(load float64, over time.Duration, services []GraphService, edges []Layer) Scenario {
+	sc := Default()
+	sc.Engine = "stochastic"
+	sc.Load = load
+	sc.Duration = Duration(over)
+	sc.Graph = Graph{Service: services, Edge: edges}
+	return sc
+}
+
+// service is a service named name without a server, calling as calls
+// says, needing need.
+func service(name, calls, need string) GraphService {
+	s := DefaultService()
+	s.Name, s.Calls, s.Need = name, calls, need
+	return s
+}
+
+// backend is a service with a loss server of ample capacity whose served
+// calls fail with probability p.
+func backend(name string, p float64) GraphService {
+	s := DefaultService()
+	s.Name = name
+	s.Server.Capacity, s.Server.Queue, s.Server.FailureProbability = 1e8, "none", p
+	return s
+}
+
+// edge is a call from from to to with the given attempts and a 1 s
+// timeout.
+func edge(from, to string, attempts int) Layer {
+	l := DefaultLayer()
+	l.From, l.To, l.Attempts = from, to, attempts
+	return l
+}
+
+// fanOut is the users calling a gateway that calls n backends in
+// parallel, needing need of them, each failing a share p of its calls,
+// each call made with attempts tries.
+func fanOut(n int, p float64, attempts int, need string, quorum int) Scenario {
+	gw := service("gateway", "parallel", need)
+	gw.Quorum = quorum
+	services := []GraphService{gw}
+	edges := []Layer{edge("", "gateway", 1)}
+	for i := range n {
+		name := string(rune('a' + i))
+		services = append(services, backend(name, p))
+		edges = append(edges, edge("gateway", name, attempts))
+	}
+	return graphScenario(10000, 300*time.Second, services, edges)
+}
+
+// TestFanOutArithmetic: a request to three backends in parallel, each
+// call failing independently with probability p, fails when any call
+// does: 1 − (1 − p)³ of the requests, 0.271 at p = 0.1; with 2 attempts
+// per call a call fails with p², so 1 − (1 − 0.01)³. Any one of three
+// fails when all do (p³); a quorum of two when two or three do
+// (3p²(1 − p) + p³). Each within 1% over 3,000,000 requests.
+func TestFanOutArithmetic(t *testing.T) {
+	p := 0.1
+	for _, c := range []struct {
+		name     string
+		sc       Scenario
+		want     float64
+		attempts int
+	}{
+		{"all of 3, 1 attempt", fanOut(3, p, 1, "all", 0), 1 - math.Pow(1-p, 3), 1},
+		{"all of 3, 2 attempts", fanOut(3, p, 2, "all", 0), 1 - math.Pow(1-p*p, 3), 2},
+		{"any of 3", fanOut(3, p, 1, "any", 0), p * p * p, 1},
+		{"quorum 2 of 3", fanOut(3, p, 1, "quorum", 2), 3*p*p*(1-p) + p*p*p, 1},
+	} {
+		if c.name == "all of 3, 1 attempt" && math.Abs(c.want-0.271) > 1e-12 {
+			t.Fatalf("1 − 0.9³ = %v, not 0.271", c.want)
+		}
+		m := runOne(t, c.sc, 1)
+		answered := m.Successful + m.Failed // all but the last tick's retried ones
+		share := m.Failed / answered
+		if m.Requests != 3e6 || answered < m.Requests-10000 {
+			t.Errorf("%s: %v requests, %v successful, %v failed", c.name, m.Requests, m.Successful, m.Failed)
+		}
+		if math.Abs(share-c.want) > 0.01*c.want {
+			t.Errorf("%s: %.5f of requests failed, want %.5f within 1%%", c.name, share, c.want)
+		}
+		// Every call reached a backend: 3 per request, and each failed
+		// call of a request with attempts left made one more.
+		if c.attempts == 1 && m.Calls != 3*m.Requests {
+			t.Errorf("%s: %v calls for %v requests, want 3 each", c.name, m.Calls, m.Requests)
+		}
+	}
+}
+
+// sharedDatabase is the users calling a front service that calls two
+// services, in parallel or in sequence, each calling one database with
+// attempts tries; the database has a capacity server whose calls fail
+// with probability p.
+func sharedDatabase(calls string, attempts int, p float64) Scenario {
+	db := backend("db", p)
+	db.Server.Capacity, db.Server.Queue = 1e6, "fifo"
+	edges := []Layer{edge("", "front", 1), edge("front", "orders", 1), edge("front", "users", 1), edge("orders", "db", attempts), edge("users", "db", attempts)}
+	for i := range edges {
+		edges[i].Timeout = 0 // every caller waits for its answer
+	}
+	return graphScenario(100, 100*time.Second,
+		[]GraphService{service("front", calls, "all"), service("orders", "parallel", "all"), service("users", "parallel", "all"), db}, edges)
+}
+
+// graphRunOf runs sc's plan once and returns the run, for its counts.
+func graphRunOf(t *testing.T, sc Scenario, seed uint64) *stoch {
+	t.Helper()
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Graph == nil {
+		t.Fatal("the scenario resolved to a chain")
+	}
+	s := newStoch(p, seed, false)
+	s.g = newGuard(t.Context(), 0)
+	s.run()
+	return s
+}
+
+// TestSharedDatabase: two services of 3 attempts each call one database
+// that fails every call. Called in parallel, the database sees every try
+// of both: exactly 3 + 3 calls per request, each service's tries counted
+// apart summing to the database's calls. Called in sequence, the second
+// service is never called, as the first never succeeds: 3 per request.
+// A try fails at once and is retried in the next tick, so the requests
+// of the run's last two ticks are still pending when it ends, with the
+// tries of their first two ticks, and of their first, made.
+func TestSharedDatabase(t *testing.T) {
+	for _, c := range []struct {
+		calls       string
+		perRequest  int64
+		secondTries int64
+		firstTries  int64 // of a request still pending, in each tick
+	}{{"parallel", 6, 3, 2}, {"sequence", 3, 0, 1}} {
+		s := graphRunOf(t, sharedDatabase(c.calls, 3, 1), 1)
+		db := s.p.Graph.Services
+		var dbIndex int
+		for i, n := range db {
+			if n == "db" {
+				dbIndex = i
+			}
+		}
+		nodes := s.p.Graph.Nodes
+		var tries []int64 // of the calls into the database, in tree order
+		for i, n := range nodes {
+			if n.Service == dbIndex {
+				tries = append(tries, s.graph.tries[i])
+			}
+		}
+		req, failed, pending := s.c.requests, s.c.failed, s.inFlight()
+		calls := s.graph.servers.calls[dbIndex]
+		if req != 10000 || failed != 9800 || pending != 200 || s.c.ok != 0 {
+			t.Errorf("%s: %d requests, %d failed, %d ok; want 10,000, all but the last two ticks' 200 failed", c.calls, req, failed, s.c.ok)
+		}
+		if len(tries) != 2 || calls != tries[0]+tries[1] || calls != s.c.calls {
+			t.Errorf("%s: the database saw %d calls, the services sent %v tries, the run counts %d calls", c.calls, calls, tries, s.c.calls)
+		}
+		if want := c.perRequest*failed + 3*c.firstTries*100; calls != want || tries[1] != c.secondTries*failed+c.secondTries*100 {
+			t.Errorf("%s: %d calls to the database for %d failed and %d pending requests (second service %d tries), want %d", c.calls, calls, failed, pending, tries[1], want)
+		}
+	}
+}
+
+// TestServersApart: each service's server keeps its own keys. A gateway
+// calls a and b in parallel at 100 requests per second; a is a loss
+// server of 40 calls a second, b one of ample capacity whose calls all
+// fail. Needing all, every request fails; needing any, exactly the 40 a
+// second that a serves succeed; in sequence (a, then b), 40 a second
+// reach b and fail there, and b sees only those.
+func TestServersApart(t *testing.T) {
+	two := func(calls, need string) Scenario {
+		a := backend("a", 0)
+		a.Server.Capacity = 40
+		return graphScenario(100, 10*time.Second,
+			[]GraphService{service("gateway", calls, need), a, backend("b", 1)},
+			[]Layer{edge("", "gateway", 1), edge("gateway", "a", 1), edge("gateway", "b", 1)})
+	}
+	for _, c := range []struct {
+		calls, need    string
+		ok, failed     int64
+		callsA, callsB int64
+	}{
+		{"parallel", "all", 0, 1000, 1000, 1000},
+		{"parallel", "any", 400, 600, 1000, 1000},
+		{"sequence", "all", 0, 1000, 1000, 400},
+	} {
+		s := graphRunOf(t, two(c.calls, c.need), 1)
+		calls := s.graph.servers.calls
+		if s.c.ok != c.ok || s.c.failed != c.failed || calls[1] != c.callsA || calls[2] != c.callsB {
+			t.Errorf("%s %s: %d ok, %d failed, %d calls to a, %d to b; want %d, %d, %d, %d",
+				c.calls, c.need, s.c.ok, s.c.failed, calls[1], calls[2], c.ok, c.failed, c.callsA, c.callsB)
+		}
+	}
+}
+
+// TestFanSplit: answers to one parallel call are spread over the
+// instances waiting for it, and decide them as their need says. Three
+// calls needing two: 10 instances; 4 successes to call 0, then 10 to call
+// 1 decide exactly the 4 that succeeded twice; then 6 failures to call 0
+// (the other 6) and 10 to call 2 decide the rest (failed: they had one
+// success of three, needing two; and the 4 successes already decided are
+// counted as wasted if call 2 succeeds for them).
+func TestFanSplit(t *testing.T) {
+	r := newPCG(1)
+	f := new(fan)
+	f.add(3, 10)
+	if ok, bad, w := f.answer(r, 0, 4, true, 3, 2); ok+bad+w != 0 {
+		t.Fatalf("one success each decides nothing: %d %d %d", ok, bad, w)
+	}
+	if ok, bad, w := f.answer(r, 1, 10, true, 3, 2); ok != 4 || bad != 0 || w != 0 {
+		t.Fatalf("a second success decides the 4: %d %d %d", ok, bad, w)
+	}
+	if ok, bad, w := f.answer(r, 0, 6, false, 3, 2); ok+bad+w != 0 {
+		t.Fatalf("one success, one failure decides nothing: %d %d %d", ok, bad, w)
+	}
+	ok, bad, w := f.answer(r, 2, 10, true, 3, 2)
+	if ok != 6 || bad != 0 || w != 4 {
+		t.Fatalf("the third call's successes: %d succeed, %d fail, %d wasted; want 6, 0, 4", ok, bad, w)
+	}
+	if len(*f) != 0 {
+		t.Fatalf("every instance answered, yet %d states remain", len(*f))
+	}
+	// Exchangeable: 1,000 instances with 300 successes to call 0; then
+	// 500 failures to call 1 (needing both) fail 500 instances, drawn
+	// among all 1,000, so of the 500 left undecided 150 on average are
+	// among the 300 that succeeded (a hypergeometric mean; its spread over
+	// 2,000 draws is about 0.16).
+	var sum int64
+	const draws = 2000
+	for range draws {
+		f := new(fan)
+		f.add(2, 1000)
+		f.answer(r, 0, 300, true, 2, 2)
+		if _, bad, _ := f.answer(r, 1, 500, false, 2, 2); bad != 500 {
+			t.Fatalf("%d failed, want 500", bad)
+		}
+		for _, st := range *f {
+			if st.key&fanDecided == 0 && st.key.ok() == 1 {
+				sum += st.n
+			}
+		}
+	}
+	if mean := float64(sum) / draws; math.Abs(mean-150) > 1 {
+		t.Errorf("undecided instances that had succeeded once: %.2f on average, want 150", mean)
+	}
+}
+
+// TestCalleeBudget: the two services of TestSharedDatabase, 3 attempts
+// each into a database that fails every call, 100 requests a second in
+// 1 s ticks, with a per_tick allowance of 0.1 (retries started in a tick
+// ≤ round(0.1 × the tick's 100 requests) = 10). Scoped per callee, one
+// allowance covers both edges into the database: every tick after the
+// first starts exactly 10 retries there (the demand, 200 second tries a
+// tick, is far above), so the database sees 2 first tries per request
+// plus 10 × 99 retries. Scoped per edge, each edge has its own 10: twice
+// the retries. Without a budget, 6 calls per request.
+func TestCalleeBudget(t *testing.T) {
+	for _, c := range []struct {
+		scope string
+		calls int64
+	}{
+		{"callee", 2*10000 + 10*99},
+		{"edge", 2*10000 + 20*99},
+		{"caller", 2*10000 + 20*99},  // orders and users each have their own
+		{"", 6*9800 + 4*100 + 2*100}, // as in TestSharedDatabase
+	} {
+		sc := sharedDatabase("parallel", 3, 1)
+		if c.scope != "" {
+			sc.Budget = Budget{Kind: "per_tick", Scope: c.scope, Params: PerTickParams{Ratio: 0.1}}
+		}
+		s := graphRunOf(t, sc, 1)
+		db := s.graph.servers.calls[len(s.graph.servers.calls)-1]
+		if db != c.calls || db != s.c.calls {
+			t.Errorf("budget scope %q: the database saw %d calls (the run %d), want %d", c.scope, db, s.c.calls, c.calls)
+		}
+	}
+}
