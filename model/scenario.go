@@ -38,7 +38,7 @@ type Scenario struct {
 	RNG        string     `toml:"rng" oneof:"pcg,minstd" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 	Markov     MarkovKeys `toml:"markov" doc:"the markov engine's chain"`
-	Graph      Graph      `toml:"graph" engines:"stochastic" doc:"a service graph instead of the chain: services, each with its own server or none, and the calls between them (graph.go); replaces layer, layers and dependency"`
+	Graph      Graph      `toml:"graph" engines:"stochastic" doc:"a service graph instead of the chain: services, each with its own server or none, and the calls between them (graph.go); replaces layer, layers and dependency; budget.scope may then be edge (each edge its own budget), caller (one per service, for the calls it makes) or callee (one per service, for the calls made to it)"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
 	CancelAbandoned bool `toml:"cancel_abandoned" engines:"stochastic" doc:"a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
