@@ -65,13 +65,21 @@ func (f *fan) answer(r source, j int, k int64, ok bool, m int, need int32) (succ
 	if k > total {
 		panic("stochastic engine: more answers to a parallel call than instances waiting for it")
 	}
-	// The split, drawn over the states in their order, then applied.
+	// The split, drawn over the states in their order, then applied: of
+	// the instances waiting for call j, the k answered or, when fewer, the
+	// total − k left waiting (either choice is uniform, so the split is the
+	// same in distribution, and a hypergeometric draw costs less the fewer
+	// it draws).
 	var buf [8]fanState
 	moves := buf[:0]
+	flip := total-k < k
 	left := k
+	if flip {
+		left = total - k
+	}
 	for i := range *f {
 		st := &(*f)[i]
-		if st.key&bit == 0 || left == 0 {
+		if st.key&bit == 0 {
 			continue
 		}
 		x := left
@@ -80,6 +88,9 @@ func (f *fan) answer(r source, j int, k int64, ok bool, m int, need int32) (succ
 		}
 		total -= st.n
 		left -= x
+		if flip {
+			x = st.n - x // answered: the ones not left waiting
+		}
 		if x == 0 {
 			continue
 		}
