@@ -21,7 +21,7 @@ type Graph struct {
 
 // GraphService is one service of a graph.
 type GraphService struct {
-	Name   string     `toml:"name" doc:"the service's name, which edges' from and to refer to"`
+	Name   string     `toml:"name" doc:"the service's name (letters, digits and _), which edges' from and to refer to and its result columns start with (<name>.calls, ...)"`
 	Calls  string     `toml:"calls" oneof:"parallel,sequence" doc:"how it makes its calls when it has several: parallel (all at once) or sequence (each after the one before succeeded, in the order the edges are written)"`
 	Need   string     `toml:"need" oneof:"all,any,quorum" doc:"parallel calls: the answers a call to this service needs to succeed: all of them, any one, or quorum of them"`
 	Quorum int        `toml:"quorum" doc:"need = \"quorum\": how many of its parallel calls must succeed"`
@@ -78,6 +78,8 @@ func (g *Graph) shape() (*graphShape, *FieldError) {
 		switch _, dup := sh.service[sv.Name]; {
 		case sv.Name == "":
 			return nil, bad(p+"name", "every service needs a name")
+		case strings.IndexFunc(sv.Name, notNameRune) >= 0:
+			return nil, bad(p+"name", "%q: a service's name is letters, digits and _ (it names result columns: %s.calls, ...)", sv.Name, sv.Name)
 		case dup:
 			return nil, bad(p+"name", "%q names two services", sv.Name)
 		}
@@ -201,4 +203,9 @@ func (g *Graph) attempts(sh *graphShape) int {
 		total += p
 	}
 	return int(min(total, float64(1<<31-1)))
+}
+
+// notNameRune reports whether r may not be part of a service's name.
+func notNameRune(r rune) bool {
+	return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 }

@@ -9,11 +9,14 @@ package model
 type graphRun struct {
 	nodes   []GraphNode
 	servers *serverSet
-	tries   []int64 // by node: the tries sent (past the breaker, limiter and budget)
+	// By node: the tries sent (past the breaker, limiter and budget), the
+	// retries among them, and the calls that failed for good.
+	tries, retries, failed []int64
 }
 
 func newGraphRun(s *stoch) *graphRun {
-	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, len(s.p.Graph.Nodes))}
+	n := len(s.p.Graph.Nodes)
+	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n)}
 	gr.servers = newServerSet(s)
 	return gr
 }
@@ -114,5 +117,13 @@ func (s *stoch) up(parent *group, from int8, k int64, out outcome) {
 		if failed > 0 {
 			s.reply(parent, failed, out, 0)
 		}
+	}
+}
+
+// sent counts n tries of the call of node on their attempt.
+func (gr *graphRun) sent(node int8, attempt int32, n int64) {
+	gr.tries[node] += n
+	if attempt > 1 {
+		gr.retries[node] += n
 	}
 }

@@ -71,6 +71,12 @@ type stoch struct {
 
 // runStochastic runs one seeded replicate of p.
 func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string) {
+	return runStochasticTo(p, seed, series, g, nil)
+}
+
+// runStochasticTo is runStochastic; with a graph, *graph (when graph is
+// not nil) receives the values of its columns (GraphMetrics).
+func runStochasticTo(p *Plan, seed uint64, series bool, g *guard, graph *[]float64) (Metrics, *Series, []string) {
 	s := newStoch(p, seed, series)
 	s.g = g
 	defer s.r.release()
@@ -78,6 +84,9 @@ func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Serie
 	var ser *Series
 	if s.rec != nil {
 		ser = s.rec.done(s.srv.backlog(), s.inFlight())
+	}
+	if graph != nil && s.graph != nil {
+		*graph = s.graph.values(p.Graph, s.c.ok, s.c.failed)
 	}
 	return s.metrics(), ser, nil
 }

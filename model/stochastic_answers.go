@@ -246,6 +246,9 @@ func (s *stoch) failCall(parent *group, layer int8, client int32, k int64, out o
 // an answer no caller retries stays one on its way up. failCall is the way
 // for calls a breaker let through.
 func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out outcome, arrived int64) {
+	if s.graph != nil {
+		s.graph.failed[layer] += k
+	}
 	if parent == nil {
 		s.c.failed += k
 		s.tk.failures += k

@@ -137,7 +137,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		f |= startRetry
 	}
 	if s.graph != nil {
-		s.graph.tries[layer] += n
+		s.graph.sent(layer, attempt, n)
 	}
 	g := s.open(parent, layer, attempt, client, wait, f, dl, arrived, n)
 	if layer == s.bottom && s.hedger != nil {
