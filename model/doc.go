@@ -215,10 +215,16 @@
 // (BenchmarkChain16Like10); one group per request (as rng = "minstd"
 // runs) would open some 260,000 a second.
 //
+// A fault that hits a server (outage, degradation, slowdown) names its
+// service (fault.service; it may be left out when only one service has a
+// server), and that server's plan alone has it; a spike hits the users'
+// arrivals.
+//
 // Not modelled yet in a graph other than a chain, and refused by key:
-// faults (which service they hit), changes, network delay, hedging,
-// rng = "minstd", retry_at, the flat chain, budget.scope = "dependency",
-// the queue health rule, initial.abandoned, several entry points.
+// unforeseen faults, changes, network delay, hedging, rng = "minstd",
+// retry_at, the flat chain, budget.scope = "dependency", the queue health
+// rule, initial.abandoned, a worker pool, flaky requests, servers that
+// differ in drop_expired, several entry points.
 //
 // # Healthy, recovered and the verdict
 //

@@ -173,6 +173,18 @@ func (g *Graph) names() string {
 	return strings.Join(q, ", ")
 }
 
+// serverNames lists the names of the graph's services with a server,
+// quoted.
+func (g *Graph) serverNames() string {
+	var q []string
+	for _, s := range g.Service {
+		if s.serves() {
+			q = append(q, strconv.Quote(s.Name))
+		}
+	}
+	return strings.Join(q, ", ")
+}
+
 // isChain reports whether the shape is a chain: one path from the entry,
 // no service on it with a server but the last.
 func (g *Graph) isChain(sh *graphShape) bool {

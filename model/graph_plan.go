@@ -61,6 +61,14 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		low.Layer[i].From, low.Layer[i].To = "", ""
 	}
 	g := &s.Graph
+	if fe := s.graphFaults(); fe != nil {
+		return nil, fe
+	}
+	low.Fault = make([]Fault, len(s.Fault))
+	for i, f := range s.Fault {
+		low.Fault[i] = f
+		low.Fault[i].Service = ""
+	}
 	if g.isChain(sh) {
 		last := sh.service[g.Edge[sh.nodes[len(sh.nodes)-1]].To]
 		low.Dependency = g.Service[last].Server
@@ -121,6 +129,13 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		}
 		one := low
 		one.Dependency = g.Service[i].Server
+		one.Fault = nil // the faults that hit its server, and no spike
+		for _, f := range s.Fault {
+			if f.Service == g.Service[i].Name || f.Service == "" && f.Kind != "spike" {
+				f.Service = ""
+				one.Fault = append(one.Fault, f)
+			}
+		}
 		sp, err := one.resolve()
 		if err != nil {
 			return nil, graphPath(err, sh, i)
@@ -150,6 +165,40 @@ func (s *Scenario) graphReplaces() *FieldError {
 	return nil
 }
 
+// graphFaults checks the faults of a graph: an outage, degradation or
+// slowdown names a service with a server, unless only one has a server;
+// a spike names none; an unforeseen fault is not modelled yet.
+func (s *Scenario) graphFaults() *FieldError {
+	servers := 0
+	for i := range s.Graph.Service {
+		if s.Graph.Service[i].serves() {
+			servers++
+		}
+	}
+	for i, f := range s.Fault {
+		p := indexed("fault", i)
+		sv := -1
+		for j := range s.Graph.Service {
+			if s.Graph.Service[j].Name == f.Service {
+				sv = j
+			}
+		}
+		switch {
+		case f.Unforeseen:
+			return bad(p+"unforeseen", "an unforeseen fault is not modelled yet in a service graph")
+		case f.Kind == "spike" && f.Service != "":
+			return bad(p+"service", "a spike multiplies the users' arrivals and hits no one service")
+		case f.Kind == "spike":
+		case f.Service == "" && servers == 1:
+		case f.Service == "":
+			return bad(p+"service", "in a service graph, an %s names the service whose server it hits", f.Kind)
+		case sv < 0 || !s.Graph.Service[sv].serves():
+			return bad(p+"service", "%q is not a service with a server; the graph's are %s", f.Service, s.Graph.serverNames())
+		}
+	}
+	return nil
+}
+
 // graphModelled refuses, by key, what the engine does not model yet in a
 // graph other than a chain.
 func (s *Scenario) graphModelled() *FieldError {
@@ -159,8 +208,6 @@ func (s *Scenario) graphModelled() *FieldError {
 		return bad("dependency.network.kind", "network delay"+not)
 	case s.RNG == "minstd":
 		return bad("rng", "\"minstd\""+not)
-	case len(s.Fault) > 0:
-		return bad("fault", "a fault"+not+" (which service it hits)")
 	case len(s.Change) > 0:
 		return bad("change", "a change"+not)
 	case s.Chain == "flat":

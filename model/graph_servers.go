@@ -3,10 +3,11 @@ package model
 // serverSet is the servers of a graph's services, behind the one server
 // the engine talks to: a call goes to the server of the service its group
 // calls, and a tick's begin, work and end reach every server. While one
-// server acts, the plan in force (stoch.p) is that server's plan, the
-// run's with its service's ServerPlan and FaultPlan, so the server kinds'
-// files and the rules of a call they serve or fail (stoch.complete,
-// stoch.fail) read their own server's keys.
+// server acts, the plan in force (stoch.p, at its segment stoch.seg) is
+// that server's plan, the run's with its service's ServerPlan and
+// FaultPlan (the faults that hit it), so the server kinds' files and the
+// rules of a call they serve or fail (stoch.complete, stoch.fail) read
+// their own server's keys.
 type serverSet struct {
 	s     *stoch
 	nodes []GraphNode
@@ -29,34 +30,38 @@ func newServerSet(s *stoch) *serverSet {
 		x.plans[i] = &p
 		old := x.enter(i)
 		x.srv[i] = newServer(s)
-		s.p = old
+		x.leave(old)
 	}
 	return x
 }
 
-// enter makes service i's server's plan the one in force and returns the
-// one it replaces, for the caller to restore.
-func (x *serverSet) enter(i int) *Plan {
-	old := x.s.p
-	x.s.p = x.plans[i]
+// inForce is the plan in force and its segment now, as enter found them.
+type inForce struct {
+	p   *Plan
+	seg int
+}
+
+// enter makes service i's server's plan the one in force, at its segment
+// now, and returns what it replaces, for leave to restore.
+func (x *serverSet) enter(i int) inForce {
+	old := inForce{x.s.p, x.s.seg}
+	p := x.plans[i]
+	x.s.p, x.s.seg = p, p.SegmentAt(0, x.s.now)
 	return old
 }
 
+// leave restores what enter replaced.
+func (x *serverSet) leave(old inForce) { x.s.p, x.s.seg = old.p, old.seg }
+
 // of is the service whose server g's calls go to.
 func (x *serverSet) of(g *group) int { return x.nodes[g.layer].Server }
-
-// segment is service i's fault segment at tick t.
-func (x *serverSet) segment(i int, t int64) *Segment {
-	p := x.plans[i]
-	return &p.Faults[p.SegmentAt(0, t)]
-}
 
 func (x *serverSet) begin(t int64, _ *Segment) {
 	for i, v := range x.srv {
 		if v != nil {
 			old := x.enter(i)
-			v.begin(t, x.segment(i, t))
-			x.s.p = old
+			v.begin(t, &x.s.p.Faults[x.s.seg])
+			x.leave(old)
 		}
 	}
 }
@@ -66,7 +71,7 @@ func (x *serverSet) arrive(g *group, n int64) {
 	x.calls[i] += n
 	old := x.enter(i)
 	x.srv[i].arrive(g, n)
-	x.s.p = old
+	x.leave(old)
 }
 
 func (x *serverSet) work(t int64, _ *Segment, done []event) {
@@ -81,8 +86,8 @@ func (x *serverSet) work(t int64, _ *Segment, done []event) {
 			}
 		}
 		old := x.enter(i)
-		v.work(t, x.segment(i, t), x.done)
-		x.s.p = old
+		v.work(t, &x.s.p.Faults[x.s.seg], x.done)
+		x.leave(old)
 	}
 }
 
@@ -91,7 +96,7 @@ func (x *serverSet) end() {
 		if v != nil {
 			old := x.enter(i)
 			v.end()
-			x.s.p = old
+			x.leave(old)
 		}
 	}
 }
@@ -112,7 +117,7 @@ func (x *serverSet) next(t int64) int64 {
 		if v != nil {
 			old := x.enter(i)
 			n = min(n, v.next(t))
-			x.s.p = old
+			x.leave(old)
 		}
 	}
 	return n
@@ -123,7 +128,7 @@ func (x *serverSet) idle(a, b int64) {
 		if v != nil {
 			old := x.enter(i)
 			v.idle(a, b)
-			x.s.p = old
+			x.leave(old)
 		}
 	}
 }
@@ -132,7 +137,7 @@ func (x *serverSet) withdraw(g *group, n int64) {
 	i := x.of(g)
 	old := x.enter(i)
 	x.srv[i].withdraw(g, n)
-	x.s.p = old
+	x.leave(old)
 }
 
 func (x *serverSet) entries() int64 {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -290,6 +291,43 @@ func TestCalleeBudget(t *testing.T) {
 		db := s.graph.servers.calls[len(s.graph.servers.calls)-1]
 		if db != c.calls || db != s.c.calls {
 			t.Errorf("budget scope %q: the database saw %d calls (the run %d), want %d", c.scope, db, s.c.calls, c.calls)
+		}
+	}
+}
+
+// TestFaultHitsOneService: an outage of 5 s names service a; b, beside
+// it, serves on. A gateway calls both at 100 requests a second for 20 s:
+// needing all, exactly the 500 requests of the outage fail (a loss server
+// in an outage serves nothing); needing any, none does. The outage is the
+// run's fault window either way, and b's calls are all served.
+func TestFaultHitsOneService(t *testing.T) {
+	for _, c := range []struct {
+		need   string
+		failed int64
+	}{{"all", 500}, {"any", 0}} {
+		sc := graphScenario(100, 20*time.Second,
+			[]GraphService{service("gateway", "parallel", c.need), backend("a", 0), backend("b", 0)},
+			[]Layer{edge("", "gateway", 1), edge("gateway", "a", 1), edge("gateway", "b", 1)})
+		sc.Fault = []Fault{{Kind: "outage", Start: Duration(5 * time.Second), Length: Duration(5 * time.Second), Factor: 1, Service: "a"}}
+		s := graphRunOf(t, sc, 1)
+		if s.c.failed != c.failed || s.c.ok != 2000-c.failed || s.c.served != 4000-500 || !s.p.Fault.Has {
+			t.Errorf("need %s: %d failed, %d ok, %d served; want %d, %d, 3500", c.need, s.c.failed, s.c.ok, s.c.served, c.failed, 2000-c.failed)
+		}
+	}
+	sc := graphScenario(100, 20*time.Second,
+		[]GraphService{service("gateway", "parallel", "all"), backend("a", 0), backend("b", 0)},
+		[]Layer{edge("", "gateway", 1), edge("gateway", "a", 1), edge("gateway", "b", 1)})
+	for _, c := range []struct {
+		f    Fault
+		want string
+	}{
+		{Fault{Kind: "outage", Length: Duration(time.Second), Factor: 1}, "fault.0.service: in a service graph, an outage names the service"},
+		{Fault{Kind: "outage", Length: Duration(time.Second), Factor: 1, Service: "gateway"}, `fault.0.service: "gateway" is not a service with a server; the graph's are "a", "b"`},
+		{Fault{Kind: "spike", Length: Duration(time.Second), Factor: 2, Service: "a"}, "fault.0.service: a spike multiplies the users' arrivals"},
+	} {
+		sc.Fault = []Fault{c.f}
+		if _, err := sc.Resolve(); err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: got %v, want %q", c.f, err, c.want)
 		}
 	}
 }

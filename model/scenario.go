@@ -417,6 +417,9 @@ func (s *Scenario) Validate() error {
 	}
 	for i, f := range s.Fault {
 		check = append(check, checkKind(indexed("fault", i)+"kind", f.Kind, faultKinds()))
+		if f.Service != "" && !s.Graph.on() {
+			check = append(check, bad(indexed("fault", i)+"service", "names a service of a graph; this scenario has none (its fault hits the dependency)"))
+		}
 	}
 	for _, e := range check {
 		if e != nil {
