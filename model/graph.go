@@ -108,6 +108,11 @@ func (g *Graph) shape() (*graphShape, *FieldError) {
 		if from == to {
 			return nil, bad(p+"to", "a service does not call itself")
 		}
+		for _, k := range sh.out[from] {
+			if g.Edge[k].To == e.To {
+				return nil, bad(p+"to", "%q already calls %q (edge %d); one edge per pair of services", e.From, e.To, k)
+			}
+		}
 		sh.out[from] = append(sh.out[from], i)
 	}
 	if sh.entry < 0 {

@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // GraphMetrics lists the result columns of a graph: failed_share, the
 // share of the requests answered that failed, which a fan-out raises
@@ -9,7 +12,9 @@ import "math"
 // retries, over every edge into it), their retries, the calls to it that
 // failed for good (their last try failed, or a budget, breaker, limiter
 // or deadline refused one), and for a service with a server the calls
-// that reached it. A chain's plan has none.
+// that reached it; then its edges' tries, retries and failed, named
+// <from>.<to>.<column> (but the entry point's, its service's). A chain's
+// plan has none.
 func GraphMetrics(gp *GraphPlan) []Metric {
 	if gp == nil {
 		return nil
@@ -22,6 +27,26 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 			graphMetric(name+".failed", "calls made to "+name+" that failed for good: their last try failed, or a budget, breaker, limiter or deadline refused one"))
 		if gp.Servers[i] != nil {
 			out = append(out, graphMetric(name+".calls", "calls that reached "+name+"'s server"))
+		}
+	}
+	for _, e := range gp.edgeNames() {
+		if e != "" {
+			out = append(out,
+				graphMetric(e+".tries", "tries of the calls of the edge "+e+" (from.to), first tries and retries"),
+				graphMetric(e+".retries", "the retries among "+e+".tries"),
+				graphMetric(e+".failed", "calls of the edge "+e+" that failed for good"))
+		}
+	}
+	return out
+}
+
+// edgeNames names each edge from.to for its columns; "" for the entry
+// point, whose calls are its service's.
+func (gp *GraphPlan) edgeNames() []string {
+	out := make([]string, len(gp.Edges))
+	for i, e := range gp.Edges {
+		if from, to, _ := strings.Cut(e, "→"); from != "" {
+			out[i] = from + "." + to
 		}
 	}
 	return out
@@ -71,6 +96,18 @@ func (gr *graphRun) values(gp *GraphPlan, ok, failed int64) []float64 {
 		if gp.Servers[i] != nil {
 			out = append(out, float64(gr.servers.calls[i]))
 		}
+	}
+	for e, name := range gp.edgeNames() {
+		if name == "" {
+			continue
+		}
+		var tries, retries, failed int64
+		for n, nd := range gp.Nodes {
+			if nd.Edge == e {
+				tries, retries, failed = tries+gr.tries[n], retries+gr.retries[n], failed+gr.failed[n]
+			}
+		}
+		out = append(out, float64(tries), float64(retries), float64(failed))
 	}
 	return out
 }

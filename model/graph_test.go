@@ -331,3 +331,45 @@ func TestFaultHitsOneService(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeColumns: TestSharedDatabase's run, its columns by edge: each
+// service's calls into the database made 3 tries per failed request, 2 of
+// them retries, and the database's column sums them.
+func TestEdgeColumns(t *testing.T) {
+	sc := sharedDatabase("parallel", 3, 1)
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunPlan(t.Context(), p, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) float64 {
+		m, ok := metricNamed(GraphMetrics(p.Graph), name)
+		if !ok {
+			t.Fatalf("no column %s", name)
+		}
+		return m.Value(&r)
+	}
+	// 9,800 requests failed with 3 tries on each edge; the last two
+	// ticks' 100 requests each made 2 and 1 (TestSharedDatabase).
+	for _, e := range []string{"orders.db", "users.db"} {
+		if tries, retries, failed := col(e+".tries"), col(e+".retries"), col(e+".failed"); tries != 3*9800+300 || retries != 2*9800+100 || failed != 9800 {
+			t.Errorf("%s: %v tries, %v retries, %v failed", e, tries, retries, failed)
+		}
+	}
+	if col("db.tries") != col("orders.db.tries")+col("users.db.tries") || col("db.calls") != col("db.tries") || col("failed_share") != 1 {
+		t.Errorf("db: %v tries, %v calls; failed_share %v", col("db.tries"), col("db.calls"), col("failed_share"))
+	}
+}
+
+// metricNamed finds the metric called name in ms.
+func metricNamed(ms []Metric, name string) (Metric, bool) {
+	for _, m := range ms {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
