@@ -126,3 +126,19 @@ func TestGraphBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphCellsApart: a named set that changes one edge changes its own
+// cell only; the base's graph and the other cells keep theirs.
+func TestGraphCellsApart(t *testing.T) {
+	src := "engine = \"stochastic\"\n[[scenario.graph.service]]\nname = \"api\"\n[[scenario.graph.service]]\nname = \"db\"\nserver = { capacity = 100 }\n" +
+		"[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n" +
+		"[[grid.retries]]\nname = \"none\"\n[[grid.retries]]\nname = \"three\"\n\"graph.edge.1.attempts\" = 3\n"
+	e, err := Parse("x.toml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := e.Grid.Cells()
+	if a, b := cells[0].Scenario.Graph.Edge[1].Attempts, cells[1].Scenario.Graph.Edge[1].Attempts; a != 1 || b != 3 || e.Grid.Base.Graph.Edge[1].Attempts != 1 {
+		t.Errorf("attempts: cell none %d, cell three %d, base %d; want 1, 3, 1", a, b, e.Grid.Base.Graph.Edge[1].Attempts)
+	}
+}
