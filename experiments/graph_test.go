@@ -6,11 +6,8 @@ import (
 	"testing"
 )
 
-// chainFile is a three-layer chain with a policy on each layer, a budget
-// and a fault, and chainAsGraph the same system written as a graph of one
-// path: the users call the gateway, which calls the events service, which
-// calls the store, the only service with a server.
-const chainFile = `engine = "stochastic"
+// chainHead is what chainFile and chainAsGraph share.
+const chainHead = `engine = "stochastic"
 seed = 7
 [scenario]
 load = 90
@@ -18,8 +15,14 @@ arrivals = "poisson"
 tick = "10ms"
 duration = "60s"
 budget = { kind = "token_bucket", scope = "layer" }
-dependency = { capacity = 100, queue = "fifo", queue_limit = 500, failure_probability = 0.01 }
 fault = [{ kind = "outage", start = "10s", length = "5s" }]
+`
+
+// chainFile is a three-layer chain with a policy on each layer, a budget
+// and a fault, and chainAsGraph the same system written as a graph of one
+// path: the users call the gateway, which calls the events service, which
+// calls the store, the only service with a server.
+const chainFile = chainHead + `dependency = { capacity = 100, queue = "fifo", queue_limit = 500, failure_probability = 0.01 }
 layer = [
   { name = "users", attempts = 3, timeout = "2s", backoff = { kind = "exponential", base = "50ms", jitter = "full" } },
   { name = "gateway", attempts = 2, timeout = "1s", breaker = { kind = "consecutive", threshold = 5 } },
@@ -29,16 +32,7 @@ layer = [
 load = [50, 90]
 `
 
-const chainAsGraph = `engine = "stochastic"
-seed = 7
-[scenario]
-load = 90
-arrivals = "poisson"
-tick = "10ms"
-duration = "60s"
-budget = { kind = "token_bucket", scope = "layer" }
-fault = [{ kind = "outage", start = "10s", length = "5s" }]
-[[scenario.graph.service]]
+const chainAsGraph = chainHead + `[[scenario.graph.service]]
 name = "gateway"
 [[scenario.graph.service]]
 name = "store"

@@ -56,14 +56,31 @@ func (x *serverSet) leave(old inForce) { x.s.p, x.s.seg = old.p, old.seg }
 // of is the service whose server g's calls go to.
 func (x *serverSet) of(g *group) int { return x.nodes[g.layer].Server }
 
-func (x *serverSet) begin(t int64, _ *Segment) {
+// each calls f with every server and its service, that server's plan in
+// force.
+func (x *serverSet) each(f func(i int, v server)) {
 	for i, v := range x.srv {
 		if v != nil {
 			old := x.enter(i)
-			v.begin(t, &x.s.p.Faults[x.s.seg])
+			f(i, v)
 			x.leave(old)
 		}
 	}
+}
+
+// sum adds up f over the servers.
+func (x *serverSet) sum(f func(v server) int64) int64 {
+	var n int64
+	for _, v := range x.srv {
+		if v != nil {
+			n += f(v)
+		}
+	}
+	return n
+}
+
+func (x *serverSet) begin(t int64, _ *Segment) {
+	x.each(func(_ int, v server) { v.begin(t, &x.s.p.Faults[x.s.seg]) })
 }
 
 func (x *serverSet) arrive(g *group, n int64) {
@@ -75,63 +92,28 @@ func (x *serverSet) arrive(g *group, n int64) {
 }
 
 func (x *serverSet) work(t int64, _ *Segment, done []event) {
-	for i, v := range x.srv {
-		if v == nil {
-			continue
-		}
+	x.each(func(i int, v server) {
 		x.done = x.done[:0]
 		for _, ev := range done {
 			if x.of(ev.g) == i {
 				x.done = append(x.done, ev)
 			}
 		}
-		old := x.enter(i)
 		v.work(t, &x.s.p.Faults[x.s.seg], x.done)
-		x.leave(old)
-	}
+	})
 }
 
-func (x *serverSet) end() {
-	for i, v := range x.srv {
-		if v != nil {
-			old := x.enter(i)
-			v.end()
-			x.leave(old)
-		}
-	}
-}
+func (x *serverSet) end() { x.each(func(_ int, v server) { v.end() }) }
 
-func (x *serverSet) backlog() int64 {
-	var n int64
-	for _, v := range x.srv {
-		if v != nil {
-			n += v.backlog()
-		}
-	}
-	return n
-}
+func (x *serverSet) backlog() int64 { return x.sum(server.backlog) }
 
 func (x *serverSet) next(t int64) int64 {
 	n := never
-	for i, v := range x.srv {
-		if v != nil {
-			old := x.enter(i)
-			n = min(n, v.next(t))
-			x.leave(old)
-		}
-	}
+	x.each(func(_ int, v server) { n = min(n, v.next(t)) })
 	return n
 }
 
-func (x *serverSet) idle(a, b int64) {
-	for i, v := range x.srv {
-		if v != nil {
-			old := x.enter(i)
-			v.idle(a, b)
-			x.leave(old)
-		}
-	}
-}
+func (x *serverSet) idle(a, b int64) { x.each(func(_ int, v server) { v.idle(a, b) }) }
 
 func (x *serverSet) withdraw(g *group, n int64) {
 	i := x.of(g)
@@ -140,15 +122,7 @@ func (x *serverSet) withdraw(g *group, n int64) {
 	x.leave(old)
 }
 
-func (x *serverSet) entries() int64 {
-	var n int64
-	for _, v := range x.srv {
-		if v != nil {
-			n += v.entries()
-		}
-	}
-	return n
-}
+func (x *serverSet) entries() int64 { return x.sum(server.entries) }
 
 // adopt is never called: a graph with several servers refuses changes.
 func (x *serverSet) adopt(_, _ *Plan) {
