@@ -373,3 +373,26 @@ func metricNamed(ms []Metric, name string) (Metric, bool) {
 	}
 	return Metric{}, false
 }
+
+// TestServedThenCalls: a service with a server of its own makes its calls
+// once its server has served the call it answers, at once or after the
+// server's latency; a call its server fails makes none. The gateway's
+// server fails 10% of its calls, and the backend is called for the rest.
+func TestServedThenCalls(t *testing.T) {
+	for _, latency := range []time.Duration{0, 100 * time.Millisecond} {
+		gw := backend("gateway", 0.1)
+		gw.Server.Latency = Duration(latency)
+		sc := graphScenario(1000, 20*time.Second, []GraphService{gw, backend("b", 0)},
+			[]Layer{edge("", "gateway", 1), edge("gateway", "b", 1)})
+		sc.Tick = ms(10)
+		s := graphRunOf(t, sc, 1)
+		calls := s.graph.servers.calls
+		answered := s.c.ok + s.c.failed
+		if calls[0] != s.c.requests || calls[1] != s.c.ok || answered < s.c.requests-200 {
+			t.Errorf("latency %v: %d requests, %d calls to the gateway, %d to b, %d ok, %d failed", latency, s.c.requests, calls[0], calls[1], s.c.ok, s.c.failed)
+		}
+		if share := float64(s.c.failed) / float64(answered); math.Abs(share-0.1) > 0.01 {
+			t.Errorf("latency %v: %.4f of requests failed, want 0.1", latency, share)
+		}
+	}
+}
