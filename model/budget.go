@@ -59,57 +59,15 @@ type Budget struct {
 	Params any `toml:"-"`
 }
 
-// TableKind, SetTableKind, TableParams and SetTableParams make a budget a
-// KindTable.
+// TableKind, SetTableKind, TableParams, SetTableParams and TableKinds make
+// a budget a KindTable.
 func (b *Budget) TableKind() string { return b.Kind }
-
 func (b *Budget) SetTableKind(name string) error {
-	k, ok := lookupBudget(name)
-	if !ok {
-		return b.validateKindOf(name)
-	}
-	if name != b.Kind || b.Params == nil {
-		b.Kind, b.Params = name, k.Params
-	}
-	return nil
+	return budgetTable().setKind(&b.Kind, &b.Params, name)
 }
-
-func (b *Budget) TableParams() any {
-	if b.Params == nil {
-		if k, ok := lookupBudget(b.Kind); ok {
-			return k.Params
-		}
-	}
-	return b.Params
-}
-
+func (b *Budget) TableParams() any     { return budgetTable().params(b.Kind, b.Params) }
 func (b *Budget) SetTableParams(p any) { b.Params = p }
-
-func (b *Budget) TableKinds() []Kind { return kindsOf(budgetKinds()) }
-
-// validateKind refuses a kind the registry does not hold.
-func (b *Budget) validateKind() *FieldError { return b.validateKindOf(b.Kind) }
-
-func (b *Budget) validateKindOf(name string) *FieldError {
-	return checkKind("budget.kind", name, budgetKinds())
-}
-
-// validate checks the kind's parameters: that they are the kind's, and its
-// own checks beyond their ranges.
-func (b *Budget) validate() *FieldError {
-	k, _ := lookupBudget(b.Kind)
-	p := b.TableParams()
-	if e := paramsOf("budget", k.Kind, p); e != nil {
-		return e
-	}
-	if k.check != nil {
-		if e := k.check(p); e != nil {
-			e.Path = "budget." + e.Path
-			return e
-		}
-	}
-	return nil
-}
+func (b *Budget) TableKinds() []Kind   { return budgetTable().infos() }
 
 // BudgetPlan is the retry budget resolved: its kind, its scope, and the
 // kind's parameters, with the tick its spans are counted in.
@@ -135,16 +93,14 @@ const (
 )
 
 // budgetKind is one registered kind of retry budget: its Kind (name, doc,
-// engines, parameters with their defaults), what makes its state from its
-// plan, the parameter whose larger values let more retries through (for
-// the test that they never refuse more), and its own checks of its keys
-// beyond their ranges.
+// engines, parameters with their defaults and checks), what makes its
+// state from its plan, and the parameter whose larger values let more
+// retries through (for the test that they never refuse more).
 type budgetKind struct {
 	Kind
 	make     func(b *BudgetPlan, r *rng) budget // nil for none
 	more     string
-	check    func(params any) *FieldError // a problem with one of its keys, named by the key alone
-	timeouts bool                         // succeed needs afterTimeout
+	timeouts bool // succeed needs afterTimeout
 }
 
 func (k budgetKind) info() Kind { return k.Kind }
@@ -166,15 +122,9 @@ var budgetKinds = sync.OnceValue(func() []budgetKind {
 	}
 })
 
-// lookupBudget finds a budget kind by name.
-func lookupBudget(name string) (budgetKind, bool) {
-	for _, k := range budgetKinds() {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return budgetKind{}, false
-}
+// budgetTable is the retry budgets as a Budget picks one: a budget names
+// its kind ("none" for no budget).
+func budgetTable() kindTable[budgetKind] { return kindTable[budgetKind]{kinds: budgetKinds} }
 
 // budgets holds a run's retry budgets and applies the scope: one budget for
 // the whole chain (retries are tagged, so every layer's retries and
@@ -197,7 +147,7 @@ type budgets struct {
 
 // newBudgets makes the budgets of a run with the given layers and clients.
 func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
-	k, ok := lookupBudget(p.Budget.Kind)
+	k, ok := budgetTable().lookup(p.Budget.Kind)
 	if !ok || k.make == nil {
 		return budgets{}
 	}

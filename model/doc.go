@@ -295,7 +295,12 @@
 // experiments/README.md, the report's scenario table, the explorer's form and the
 // tests' lists. A registry is built once per process (sync.OnceValue) and
 // shared, read only, as is the table of the scenario's parsed tags
-// (field_tag.go): every run validates its scenario against them.
+// (field_tag.go): every run validates its scenario against them. A table
+// whose kind owns keys of its own (a budget, a breaker, a concurrency
+// limiter, a service-time law, an admission rule) holds its kind and its
+// parameters as fields; the rules they follow (an empty kind, a kind's
+// defaults, switching kind, the checks Validate makes) are its family's
+// kindTable's (kind_table.go), which its KindTable methods call.
 //
 // # Adding a budget kind
 //
@@ -351,7 +356,7 @@
 // refused by name on the queue engine, which its Engines leave out), offered
 // by the explorer's form, run at both ends of its range by TestBounds, and
 // checked by TestBudgetsMonotone (a larger value of the key named by more
-// never refuses more retries). A check function beside make takes the
+// never refuses more retries). A check function in its Kind takes the
 // kind's own rules beyond its ranges (see finagleKind), and a test of its
 // arithmetic step by step belongs in budget_test.go;
 // cmd/stormlab's TestAddABudgetKind builds a copy of the module with this

@@ -400,9 +400,9 @@ func oneOf(path, v string, allowed ...string) *FieldError {
 func (s *Scenario) Validate() error {
 	check := []*FieldError{
 		checkKind("arrivals", s.Arrivals, arrivalKinds()),
-		s.Budget.validateKind(),
-		s.Dependency.Service.validateKind(),
-		s.Dependency.Admission.validateKind(),
+		budgetTable().checkKind("budget", s.Budget.Kind),
+		serviceTable().checkKind("dependency.service", s.Dependency.Service.Kind),
+		admissionTable().checkKind("dependency.admission", s.Dependency.Admission.Kind),
 		checkKind("dependency.queue", s.Dependency.Queue, queueNames()),
 		checkKind("dependency.network.kind", s.Dependency.Network.Kind, networkKinds()),
 	}
@@ -413,7 +413,7 @@ func (s *Scenario) Validate() error {
 		p := indexed("layer", i)
 		check = append(check, checkKind(p+"backoff.kind", l.Backoff.Kind, backoffKinds()),
 			checkKind(p+"backoff.jitter", l.Backoff.Jitter, jitterKinds()),
-			l.Breaker.validateKind(p+"breaker."))
+			breakerTable().check(p+"breaker", l.Breaker.Kind, l.Breaker.Params))
 	}
 	for i, f := range s.Fault {
 		check = append(check, checkKind(indexed("fault", i)+"kind", f.Kind, faultKinds()))
@@ -451,7 +451,7 @@ func (s *Scenario) Validate() error {
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
-		if e := l.Limiter.validateKind(p); e != nil {
+		if e := limiterTable().check(p+"limiter", l.Limiter.Kind, l.Limiter.Params); e != nil {
 			return e
 		}
 		switch h := l.Hedge; {
@@ -490,13 +490,13 @@ func (s *Scenario) Validate() error {
 	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !s.Dependency.latencyPicked():
 		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
-	if e := s.Budget.validate(); e != nil {
+	if e := budgetTable().checkParams("budget", s.Budget.Kind, s.Budget.Params); e != nil {
 		return e
 	}
-	if e := s.Dependency.Service.validate(); e != nil {
+	if e := serviceTable().checkParams("dependency.service", s.Dependency.Service.Kind, s.Dependency.Service.Params); e != nil {
 		return e
 	}
-	if e := s.Dependency.Admission.validate(); e != nil {
+	if e := admissionTable().checkParams("dependency.admission", s.Dependency.Admission.Kind, s.Dependency.Admission.Params); e != nil {
 		return e
 	}
 	return s.validateChanges()
