@@ -183,21 +183,33 @@
 //
 // The engine keeps its unit, the group: n instances of one call's try.
 // Passed down, the group's calls go to its service's server, or without
-// one straight to the service's own calls (graph_run.go). In sequence,
-// the next call starts for the instances whose call before succeeded;
-// one that failed for good fails its instance. In parallel, every call
-// starts for all n instances, and the group counts its instances by
-// state: which of its calls are still out and how many succeeded
-// (graph_fan.go). When answers to one call come back for k instances,
-// which k is drawn by a multivariate hypergeometric split over the states
-// in which that call is out: the instances are exchangeable, so the split
-// is exact in distribution, and a fan-out costs a few states per group
+// one straight to the service's own calls (graph_run.go). In sequence, the
+// next call starts for the instances whose call before succeeded; one that
+// failed for good fails its instance. In parallel, every call starts at
+// once for a batch of the group's instances: all n of them for a service
+// without a server; for one with a server, those its server has just
+// answered, as it may serve a group's calls over several ticks (a FIFO
+// server under load) or answer them after different times (a service-time
+// law). A batch's instances are counted by state: which of its calls are
+// still out and how many succeeded (graph_fan.go). The group holds the
+// counts of its first batch, and of a later one once every call made for
+// the group itself has been answered; any other batch gets a hop, a group
+// of the same call that is no try, which holds its counts: its calls are
+// made for it (their retries too), their answers come back to it, and what
+// they decide goes on to the group; a caller who gives up on the group
+// gives up on the hop's calls too. When answers to one call come back for
+// k instances of a batch, which k is drawn by a multivariate
+// hypergeometric split over the batch's states in which that call is out.
+// The instances of a batch made their calls together, in the same groups,
+// so they are exchangeable and the split is exact in distribution
+// (TestFanPerBatch: answers to calls made in one tick never decide a
+// request served in another), and a fan-out costs a few states per batch
 // instead of a group per request. An instance succeeds once need of its
 // calls have, and fails once they no longer can; the calls it still has
 // out go on (a parallel call once sent is not withdrawn), and a success
-// they bring is wasted work. Each service with a server has its own,
-// kept together in a serverSet (graph_servers.go): while one of them acts,
-// the plan in force is that server's (the run's plan with the service's
+// they bring is wasted work. Each service with a server has its own, kept
+// together in a serverSet (graph_servers.go): while one of them acts, the
+// plan in force is that server's (the run's plan with the service's
 // ServerPlan), so the server kinds and the rules of a served call read
 // their own server's keys. Health is the goodput the users at the entry
 // point see. A budget may be scoped per edge, per caller (the service
@@ -209,11 +221,13 @@
 //
 // The cost is the groups: a call of the unfolded tree is a group per tick
 // and per retry, where a chain of one layer is one group per tick whatever
-// its load. An hour at 10,000 requests a second through 10 services and 20
-// edges (26 calls a request, BenchmarkGraph10) opens 38 groups a tick
+// its load; a service with a server that calls others in parallel adds a
+// hop for each batch its server answers while calls made for the group
+// itself are still out. An hour at 10,000 requests a second through 10 services and
+// 20 edges (26 calls a request, BenchmarkGraph10) opens 38 groups a tick
 // against 17 for a chain of 16 layers making as many calls
-// (BenchmarkChain16Like10); one group per request (as rng = "minstd"
-// runs) would open some 260,000 a second.
+// (BenchmarkChain16Like10); one group per request (as rng = "minstd" runs)
+// would open some 260,000 a second.
 //
 // A fault that hits a server (outage, degradation, slowdown) names its
 // service (fault.service; it may be left out when only one service has a

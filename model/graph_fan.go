@@ -2,14 +2,15 @@ package model
 
 import "math/bits"
 
-// fan is the state of a group's instances whose service made parallel
-// calls for them: how many instances are in each state, a state being
-// which of the calls are still out, how many of the answered ones
-// succeeded, and whether the instance is decided. Instances of a group
-// are exchangeable, so when answers to one call come back for k of them,
-// which k is drawn by a multivariate hypergeometric split over the states
-// in which that call is out: exact in distribution, at the cost of a few
-// states per group (see "Service graphs" in doc.go).
+// fan is the state of a batch of a group's instances whose service made
+// parallel calls for them together: how many instances are in each
+// state, a state being which of the calls are still out, how many of the
+// answered ones succeeded, and whether the instance is decided. The
+// batch's instances are exchangeable, so when answers to one call come
+// back for k of them, which k is drawn by a multivariate hypergeometric
+// split over the states in which that call is out: exact in
+// distribution, at the cost of a few states per batch (see "Service
+// graphs" in doc.go; a batch's fan is its group's or a hop's, callOut).
 type fan []fanState
 
 // fanState is a count of instances in one state.

@@ -58,24 +58,52 @@ func (s *stoch) callOutEvent(ev *event) {
 }
 
 // callOut makes the calls of g's service for n of g's instances: the
-// first in a sequence, or all of them in parallel (counted in g's fan
-// first, as an answer may come back at once).
+// first in a sequence, or all of them in parallel. Parallel calls are
+// counted in a fan first, as an answer may come back at once: g's own,
+// or, when g's fan still holds instances of calls made before (a service
+// with a server makes the calls of a group's instances as it serves them,
+// over several ticks), a hop's, so that answers to these calls are split
+// over these instances only.
 func (s *stoch) callOut(g *group, n int64) {
 	nd := &s.graph.nodes[g.layer]
 	if nd.Sequence || len(nd.Kids) == 1 {
 		s.startCall(g, nd.Kids[0], n)
 		return
 	}
-	g.refs++ // pinned while its calls start
-	x := g.ext()
+	at := g // the group the calls are made for
+	if x := g.ext(); x.fan != nil && len(*x.fan) > 0 {
+		at = s.hop(g)
+	} else {
+		g.refs++ // pinned while its calls start
+	}
+	x := at.ext()
 	if x.fan == nil {
 		x.fan = new(fan)
 	}
 	x.fan.add(len(nd.Kids), n)
 	for _, k := range nd.Kids {
-		s.startCall(g, k, n)
+		s.startCall(at, k, n)
 	}
-	s.gs.release(g)
+	s.gs.release(at)
+}
+
+// hop opens a hop for a batch of g's instances, pinned while its calls
+// start: a group of g's layer, request and kind of try, whose calls'
+// answers go through its own fan to g (up). It is no try: it is never
+// sent, answered or timed out, and counts nowhere; g's deadline and
+// state decide for its instances, and cancelling g cancels its calls.
+func (s *stoch) hop(g *group) *group {
+	h := s.gs.get()
+	h.clearExtra()
+	*h = group{parent: g, x: h.x, deadline: g.deadline, client: g.client, refs: 1, dl: g.dl,
+		attempt: g.attempt, layer: g.layer, state: gsOpen, retry: g.retry, flaky: g.flaky}
+	h.ext().hop = true
+	g.refs++
+	if s.p.Cancel {
+		x := g.ext()
+		x.kids = append(x.kids, h)
+	}
+	return h
 }
 
 // startCall starts n first tries of the call of node for g's instances.
@@ -86,7 +114,7 @@ func (s *stoch) startCall(g *group, node int8, n int64) {
 // up passes k answers of the call of layer from (successes, or failures
 // for good) to its caller, parent: in a chain, or through a single call,
 // straight; in a sequence, on to the next call or up; in parallel,
-// through parent's fan.
+// through parent's fan (a hop's goes on to the hop's parent).
 func (s *stoch) up(parent *group, from int8, k int64, out outcome) {
 	if s.graph == nil || parent.state != gsOpen {
 		s.reply(parent, k, out, 0)
@@ -107,15 +135,23 @@ func (s *stoch) up(parent *group, from int8, k int64, out outcome) {
 	case len(nd.Kids) == 1:
 		s.reply(parent, k, out, 0)
 	default:
+		to := parent
+		if parent.isHop() {
+			to = parent.parent // a hop's instances are its parent's
+			if to.state != gsOpen {
+				s.reply(to, k, out, 0) // as to a caller who no longer waits
+				return
+			}
+		}
 		ok, failed, wasted := parent.x.fan.answer(s.r, j, k, out == answerOK, len(nd.Kids), nd.Need)
 		if wasted > 0 {
 			s.waste(wasted)
 		}
 		if ok > 0 {
-			s.reply(parent, ok, answerOK, 0)
+			s.reply(to, ok, answerOK, 0)
 		}
 		if failed > 0 {
-			s.reply(parent, failed, out, 0)
+			s.reply(to, failed, out, 0)
 		}
 	}
 }

@@ -396,3 +396,143 @@ func TestServedThenCalls(t *testing.T) {
 		}
 	}
 }
+
+// fanBatches is 300 users' requests arriving at once (a burst) at a
+// gateway whose FIFO server serves 100 calls a second, so it serves them
+// over three ticks (1 s each), 100 a tick, each answered after served (its
+// latency); the gateway then calls a and b in parallel for the requests
+// answered, needing both, and a and b answer every call after exactly
+// latency. Nobody times out; the run lasts over.
+func fanBatches(served, latency, over time.Duration) Scenario {
+	gw := backend("gateway", 0)
+	gw.Server.Capacity, gw.Server.Queue, gw.Server.Latency = 100, "fifo", Duration(served)
+	gw.Calls, gw.Need = "parallel", "all"
+	services := []GraphService{gw, backend("a", 0), backend("b", 0)}
+	for i := 1; i < len(services); i++ {
+		services[i].Server.Latency = Duration(latency)
+	}
+	edges := []Layer{edge("", "gateway", 1), edge("gateway", "a", 1), edge("gateway", "b", 1)}
+	for i := range edges {
+		edges[i].Timeout = 0
+	}
+	sc := graphScenario(0, over, services, edges)
+	sc.Arrivals, sc.Clients = "burst", 300
+	return sc
+}
+
+// TestFanPerBatch: a request's parallel calls are answered for that
+// request, not for another one waiting for the same calls. fanBatches'
+// gateway serves one group of 300 requests in three batches, at ticks 0,
+// 1 and 2, and calls a and b for each batch once it has answered it, d
+// ticks later (0 or 1 s); with a latency of 2 s at a and b, a batch served
+// at tick u has both answers at tick u + d + 2 and succeeds then, exactly.
+// So runs of 3 + d, 4 + d and 5 + d seconds see exactly 100, 200 and 300
+// requests succeed, every one of them with its calls made. Were the
+// answers to calls made at tick d spread over every instance waiting for
+// a and b, those of the batch served at tick 1 included, some of the
+// first batch would still wait for one of its answers at tick d + 2, and
+// some of the second would be decided by answers to calls made before its
+// own.
+func TestFanPerBatch(t *testing.T) {
+	for _, d := range []time.Duration{0, time.Second} {
+		for _, c := range []struct {
+			over time.Duration
+			ok   int64
+		}{{3 * time.Second, 100}, {4 * time.Second, 200}, {5 * time.Second, 300}} {
+			s := graphRunOf(t, fanBatches(d, 2*time.Second, c.over+d), 1)
+			calls := s.graph.servers.calls
+			if s.c.requests != 300 || s.c.ok != c.ok || s.c.failed != 0 || calls[0] != 300 || calls[1] != 300 || calls[2] != 300 {
+				t.Errorf("served after %v, %v: %d requests, %d ok, %d failed, calls %v; want 300, %d, 0, 300 each", d, c.over+d, s.c.requests, s.c.ok, s.c.failed, calls, c.ok)
+			}
+		}
+	}
+}
+
+// TestHopsGivenUp: a caller who gives up on a request gives up on its
+// calls in whichever batch they were made. In fanBatches with a and b
+// answering after 2 s and users who wait 2 s, the batch served at tick 0
+// succeeds at tick 2, before the users give up then, and the other two
+// fail; their 400 calls, a's and b's, answered at ticks 3 and 4, reach
+// nobody: 400 wasted, cancel_abandoned or not (the second batch's calls
+// were made for a hop, the third's for the group itself: the first
+// batch's calls had all been answered).
+// Then a answers at once, and b fails every call at once, retried the next
+// tick, up to 10 attempts: every request fails at tick 3, and with
+// cancel_abandoned b's retries stop then (the retries due at tick 3 start
+// before the users give up, so the three batches try b 4, 3 and 2 times:
+// 900 tries); without it, each call tries 10 times (3,000).
+func TestHopsGivenUp(t *testing.T) {
+	for _, cancel := range []bool{true, false} {
+		sc := fanBatches(0, 2*time.Second, 6*time.Second)
+		sc.Graph.Edge[0].Timeout = Duration(2 * time.Second)
+		sc.CancelAbandoned = cancel
+		s := graphRunOf(t, sc, 1)
+		if s.c.ok != 100 || s.c.failed != 200 || s.c.served != 900 || s.c.wasted != 400 {
+			t.Errorf("cancel %v: %d ok, %d failed, %d served, %d wasted; want 100, 200, 900, 400", cancel, s.c.ok, s.c.failed, s.c.served, s.c.wasted)
+		}
+	}
+	for _, c := range []struct {
+		cancel bool
+		tries  int64
+	}{{true, 900}, {false, 3000}} {
+		sc := fanBatches(0, 0, 20*time.Second)
+		sc.Graph.Service[2].Server.FailureProbability = 1
+		sc.Graph.Edge[0].Timeout = Duration(3 * time.Second)
+		sc.Graph.Edge[2].Attempts = 10
+		sc.CancelAbandoned = c.cancel
+		s := graphRunOf(t, sc, 1)
+		calls := s.graph.servers.calls
+		if s.c.failed != 300 || s.c.ok != 0 || calls[1] != 300 || calls[2] != c.tries {
+			t.Errorf("cancel %v: %d failed, %d ok, %d calls to a, %d to b; want 300, 0, 300, %d", c.cancel, s.c.failed, s.c.ok, calls[1], calls[2], c.tries)
+		}
+	}
+}
+
+// TestHopsRecycling: a gateway with a FIFO server of its own, overloaded
+// by Poisson arrivals and an outage, serves its groups over many ticks
+// and makes their parallel calls batch by batch (hops), with retries,
+// timeouts and a request deadline, cancel_abandoned or not, a bulkhead
+// that queues tries, a breaker and a budget; each run is checked with
+// recycled groups kept poisoned (checkRecycling); no request is answered
+// twice, and some succeed and some fail.
+func TestHopsRecycling(t *testing.T) {
+	i := 0
+	for _, cancel := range []bool{false, true} {
+		for _, deadline := range []time.Duration{0, 1500 * time.Millisecond} {
+			for _, extra := range []string{"", "bulkhead", "breaker", "budget"} {
+				gw := backend("gateway", 0.05)
+				gw.Server.Capacity, gw.Server.Queue, gw.Server.Latency = 450, "fifo", ms(30)
+				gw.Calls, gw.Need = "parallel", "quorum"
+				gw.Quorum = 2
+				services := []GraphService{gw, backend("a", 0.1), backend("b", 0.1), backend("c", 0.3)}
+				edges := []Layer{edge("", "gateway", 2), edge("gateway", "a", 3), edge("gateway", "b", 3), edge("gateway", "c", 2)}
+				for j := 1; j < len(services); j++ {
+					services[j].Server.Capacity, services[j].Server.Queue, services[j].Server.Latency = 600, "fifo", ms(50*j)
+				}
+				for j := range edges {
+					edges[j].Timeout = Duration(time.Duration(300*(4-j)) * time.Millisecond)
+					edges[j].Backoff = Backoff{Kind: "exponential", Base: ms(20), Factor: 2, Cap: ms(200), Jitter: "full"}
+				}
+				switch extra {
+				case "bulkhead":
+					edges[1].Limiter = Limiter{Kind: "bulkhead", Scope: "layer", Full: "queue", QueueTimeout: ms(100), Params: BulkheadParams{Max: 40}}
+				case "breaker":
+					edges[3].Breaker = Breaker{Kind: "consecutive", Open: Duration(time.Second), Probes: 2, Placement: "inside_retry", Params: ConsecutiveParams{Threshold: 20}}
+				}
+				sc := graphScenario(400, 30*time.Second, services, edges)
+				sc.Tick, sc.Arrivals = ms(10), "poisson"
+				sc.CancelAbandoned, sc.Deadline = cancel, Duration(deadline)
+				sc.Fault = []Fault{{Kind: "outage", Start: Duration(5 * time.Second), Length: Duration(2 * time.Second), Factor: 1, Service: "gateway"}}
+				if extra == "budget" {
+					sc.Budget = Budget{Kind: "ratio", Scope: "edge", Params: RatioParams{Ratio: 0.1}}
+				}
+				checkRecycling(t, i, sc, uint64(i+1))
+				s := graphRunOf(t, sc, uint64(i+1))
+				if s.c.ok+s.c.failed > s.c.requests || s.c.ok == 0 || s.c.failed == 0 {
+					t.Errorf("case %d: %d requests, %d ok, %d failed", i, s.c.requests, s.c.ok, s.c.failed)
+				}
+				i++
+			}
+		}
+	}
+}

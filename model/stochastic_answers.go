@@ -371,8 +371,11 @@ func (s *stoch) cancelBelow(g *group) {
 		return
 	}
 	for _, k := range g.x.kids {
-		if k.state == gsOpen {
-			k.state = gsCancelled
+		if k.state != gsOpen {
+			continue
+		}
+		k.state = gsCancelled
+		if !k.isHop() { // a hop is no try: only its calls end
 			if s.lims != nil {
 				s.limitEnded(k, k.awaitedCopies(), limitIgnore)
 			}
@@ -383,8 +386,8 @@ func (s *stoch) cancelBelow(g *group) {
 			if k.pair() != nil {
 				s.pairOver(k.x.hg)
 			}
-			s.cancelBelow(k)
 		}
+		s.cancelBelow(k)
 	}
 	g.x.kids = nil
 }

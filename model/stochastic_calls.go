@@ -162,13 +162,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
 	g.layer, g.state, g.retry, g.afterTimeout, g.flaky, g.gave = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), false
 	g.setReqDL(dl)
-	if g.x != nil {
-		fn := g.x.fan
-		if fn != nil {
-			*fn = (*fn)[:0]
-		}
-		*g.x = groupExtra{fan: fn}
-	}
+	g.clearExtra()
 	if s.stamps {
 		if s.hedger != nil && layer == s.bottom {
 			g.ext().born = s.now
