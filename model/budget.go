@@ -53,7 +53,7 @@ type hedgeCharger interface {
 // file writes for it then override them.
 type Budget struct {
 	Kind  string `toml:"kind" doc:"none, or one of the budget kinds below"`
-	Scope string `toml:"scope" oneof:"chain,layer,client,dependency,edge,caller,callee" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none)"`
+	Scope string `toml:"scope" oneof:"chain,layer,client,dependency,edge,caller,callee" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none); in a graph, edge, caller or callee (see graph)"`
 	// Params are the kind's keys: a value of its parameter struct; nil for
 	// none (and, before Resolve, for a kind whose defaults stand).
 	Params any `toml:"-"`
