@@ -14,7 +14,9 @@ import (
 // reference to a cell and a column. In a template, {column[v1; v2]} stands
 // for the results.csv column of the cell whose axis values are v1, v2 (in
 // axis order); {column[v1; v2]%.2f} formats it with a Go verb and
-// {column[v1; v2]pct} as a percentage; {column[v1; v2]sd} is its standard
+// {column[v1; v2]pct} as a percentage, {column[v1; v2]int} rounded to a
+// whole number with its thousands grouped (227,633: a mean over replicates
+// is rarely whole); {column[v1; v2]sd} is its standard
 // deviation over the cell's replicates (sd%.1f with a verb);
 // {rule_of_thumb_s[v1; v2]} is the rule of thumb's blip at the cell's load;
 // {@path} is the value of the file's key at path as this run has it (after
@@ -205,8 +207,8 @@ func (e *Experiment) parseRef(s string) (spec.FindingPart, error) {
 		}
 		part.SD, part.Format = true, rest
 	}
-	if f := part.Format; f != "" && f != "pct" && (!strings.HasPrefix(f, "%") || strings.Count(f, "%") != 1) {
-		return part, fmt.Errorf("{%s}: the format %q is neither one Go verb such as %%.2f nor pct", s, part.Format)
+	if f := part.Format; f != "" && f != "pct" && f != "int" && (!strings.HasPrefix(f, "%") || strings.Count(f, "%") != 1) {
+		return part, fmt.Errorf("{%s}: the format %q is none of one Go verb such as %%.2f, pct or int", s, part.Format)
 	}
 	var want []string
 	if inner := strings.TrimSpace(s[open+1 : close]); inner != "" {

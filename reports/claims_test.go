@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,6 +29,7 @@ findings = [
   ] },
   { text = "Wrong: 27 attempts recover from 10 s.", holds = ["verdict[27 attempts; 10s] == recovered", "recovery_s[27 attempts; 10s] < 100", "calls[no retries; 10s] > calls[27 attempts; 10s]"] },
   "The run ends {@scenario.duration} after it starts.",
+  "{calls[27 attempts; 10s]int} calls, {calls[27 attempts; 10s]%.0f} ungrouped.",
 ]
 [scenario]
 duration = "5m"
@@ -67,6 +69,12 @@ blip = ["10s"]
 	if got := renderFinding(e.Grid, e.Findings[2], results); got != "The run ends 5m after it starts." {
 		t.Errorf("key value: %q", got)
 	}
+	// int rounds and groups thousands; a verb writes the number as Go does.
+	got := renderFinding(e.Grid, e.Findings[3], results)
+	grouped, plain, ok := strings.Cut(strings.TrimSuffix(got, " ungrouped."), " calls, ")
+	if !ok || !regexp.MustCompile(`^\d{1,3}(,\d{3})+$`).MatchString(grouped) || strings.ReplaceAll(grouped, ",", "") != plain {
+		t.Errorf("int format: %q", got)
+	}
 	// The key's value follows -set.
 	e, err = experiments.Parse("claims.toml", []byte(src), []string{"scenario.duration=10m"})
 	if err != nil {
@@ -96,7 +104,7 @@ blip = ["10s"]
 	// A run whose overrides remove a cell a finding or a claim cites leaves
 	// it out and says so; the file alone must cite cells it has.
 	e, err = experiments.Parse("claims.toml", []byte(src), []string{"grid.blip=20s"})
-	if err != nil || len(e.Findings) != 1 || len(e.Omitted) != 2 || !strings.Contains(e.Omitted[0], "findings.0 is left out") || !strings.Contains(e.Omitted[1], "findings.1 is left out: its claim findings.1.holds.0 cites") {
+	if err != nil || len(e.Findings) != 1 || len(e.Omitted) != 3 || !strings.Contains(e.Omitted[0], "findings.0 is left out") || !strings.Contains(e.Omitted[1], "findings.1 is left out: its claim findings.1.holds.0 cites") {
 		t.Errorf("-set grid.blip=20s: %v, %d findings, omitted %q", err, len(e.Findings), e.Omitted)
 	}
 	if _, err := experiments.Parse("claims.toml", []byte(strings.Replace(src, "{verdict[27 attempts; 10s]}", "{verdict[27 attempts; 20s]}", 1)), nil); err == nil || !strings.Contains(err.Error(), "no cell has the values 27 attempts; 20s") {

@@ -256,6 +256,8 @@ func renderFinding(g *sweep.Grid, f spec.Finding, results []model.Result) string
 			b.WriteString(word)
 		case p.Format == "pct":
 			b.WriteString(pct(v))
+		case p.Format == "int":
+			b.WriteString(plots.Number(math.Round(v)))
 		case p.Format != "":
 			fmt.Fprintf(&b, p.Format, v)
 		case p.Column == spec.RuleOfThumb:

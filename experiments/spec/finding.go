@@ -17,7 +17,7 @@ type FindingPart struct {
 	Text   string // literal text (when Column is empty)
 	Column string // results.csv column, or RuleOfThumb
 	Cell   int    // index of the cell in the grid's cells
-	Format string // Go verb such as "%.2f", or "pct"; empty = the report's own format
+	Format string // Go verb such as "%.2f", "pct" (a percentage) or "int" (rounded to a whole number, thousands grouped: 227,633); empty = the report's own format
 	SD     bool   // the standard deviation over the cell's replicates, not their mean
 }
 
