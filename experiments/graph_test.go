@@ -113,6 +113,17 @@ func TestGraphBadInput(t *testing.T) {
 		{"layer beside a graph", head + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.layer]]\nattempts = 3\n",
 			"scenario.layer: a graph replaces the chain"},
 		{"from on a layer", "[[scenario.layer]]\nfrom = \"a\"\n", "x.toml:2:1: scenario.layer.0.from: from and to are a graph edge's keys"},
+		{"share on a layer", "[[scenario.layer]]\nshare = 0.5\n", "x.toml:2:1: scenario.layer.0.share: share is a graph entry edge's key"},
+		{"two entries, no shares", head + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.graph.edge]]\nto = \"db\"\n",
+			"x.toml:7:1: scenario.graph.edge.0.share: a graph with 2 entry points needs each entry edge's share"},
+		{"shares not summing to 1", head + "[[scenario.graph.edge]]\nto = \"api\"\nshare = 0.5\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.graph.edge]]\nto = \"db\"\nshare = 0.4\n",
+			"x.toml:15:1: scenario.graph.edge.2.share: the entry edges' shares sum to 0.9; they must sum to 1"},
+		{"share off an entry", head + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\nshare = 0.5\n",
+			"x.toml:12:1: scenario.graph.edge.1.share: is an entry edge's key"},
+		{"one entry's share", head + "[[scenario.graph.edge]]\nto = \"api\"\nshare = 0.5\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n",
+			"scenario.graph.edge.0.share: the only entry point takes every request"},
+		{"two entries into one service", head + "[[scenario.graph.edge]]\nto = \"api\"\nshare = 0.5\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.graph.edge]]\nto = \"api\"\nshare = 0.5\n",
+			"scenario.graph.edge.2.to: the users already call \"api\" (edge 0)"},
 	} {
 		_, err := Parse("x.toml", []byte(c.src), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

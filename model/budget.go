@@ -196,7 +196,8 @@ func (b *budgets) of(layer int8, client int32) budget {
 // counts reports whether a layer's first tries and successes count for its
 // budget: a shared budget counts the user's only.
 func (b *budgets) counts(layer int8) bool {
-	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency || b.scope == ScopeGraph
+	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency || b.scope == ScopeGraph ||
+		b.graph != nil && b.graph.Nodes[layer].Parent < 0
 }
 
 // ticks reports whether the budgets need tick.

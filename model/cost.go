@@ -43,12 +43,17 @@ func (p *Plan) Cost(series bool) Cost {
 		c.State += ring*24 + cohorts*entryBytes
 		return c
 	}
-	// The longest a request lives: every attempt of the edge waits its
-	// timeout and the longest backoff (the whole run when it waits forever).
-	life := float64(p.Ticks)
-	if top := p.Chain[0]; top.Timeout >= 0 {
-		w := newWaits(top)
-		life = math.Min(life, float64(top.Attempts)*(float64(top.Timeout)+w.longest(top.Attempts)+1))
+	// The longest a request lives: every attempt of the edge (of a graph's
+	// entry point that waits longest) waits its timeout and the longest
+	// backoff (the whole run when it waits forever).
+	life := 0.0
+	for _, e := range p.entryLayers() {
+		l := float64(p.Ticks)
+		if top := p.Chain[e]; top.Timeout >= 0 {
+			w := newWaits(top)
+			l = math.Min(l, float64(top.Attempts)*(float64(top.Timeout)+w.longest(top.Attempts)+1))
+		}
+		life = math.Max(life, l)
 	}
 	requests := p.peakLoad() / p.TPS * life
 	if p.Arrivals == ArriveClosed {

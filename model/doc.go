@@ -163,14 +163,19 @@
 // each with a server of its own or none (graph.service.N.server, a
 // dependency's keys), and edges, the calls a service makes to another,
 // each with a layer's policy (attempts, timeout, backoff, breaker,
-// limiter). The edge without from is the entry point: the users' call. A
+// limiter). An edge without from is an entry point: the users' call. A
+// graph may have several, one per service the users call, each taking its
+// share of the users' requests (graph.edge.N.share): each request comes in
+// through one, drawn for Poisson arrivals and a closed loop's clients (so
+// each entry point's arrivals are Poisson at its share of the load),
+// apportioned for constant arrivals and bursts (graph_entries.go). A
 // service that makes several calls makes them in parallel, needing all,
 // any or a quorum of them, or in sequence, each after the one before
 // succeeded; with a server of its own, it makes them once its server has
 // served the call it answers. The queue and markov engines model a chain
 // and refuse a graph by name.
 //
-// Resolve unfolds the graph from the entry point into a tree of calls (a
+// Resolve unfolds the graph from each entry point into a tree of calls (a
 // service reached by two paths is called on each, and its one server
 // serves both: a shared dependency) and lowers the scenario to the chain
 // of those calls: each is a layer of Plan.Chain, its place in the tree a
@@ -212,10 +217,11 @@
 // plan in force is that server's (the run's plan with the service's
 // ServerPlan), so the server kinds and the rules of a served call read
 // their own server's keys. Health is the goodput the users at the entry
-// point see. A budget may be scoped per edge, per caller (the service
-// making the calls) or per callee (the service called; graph_plan.go's
-// budgets): two services retrying into one database then share the
-// database's budget. A graph's results add failed_share and, per service,
+// points see, all of them together. A budget may be scoped per edge, per
+// caller (the service making the calls; the users', for every entry point)
+// or per callee (the service called; graph_plan.go's budgets): two services retrying into one database then share the
+// database's budget. A graph's results add failed_share, with several
+// entry points the requests that came in through each, and, per service,
 // <name>.tries, .retries, .failed and .calls (graph_columns.go); a graph
 // of one path, being a chain, has the chain's columns only.
 //

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -9,7 +11,8 @@ import (
 // own server or none, and edges, the calls one service makes to another,
 // each with the policy of a chain's layer (attempts, timeout, backoff,
 // breaker, limiter). An edge without from is an entry point: the users'
-// call into a service. A service that calls several others calls them in
+// call into a service; with several, each user request comes in through
+// one of them, by their shares. A service that calls several others calls them in
 // parallel, needing all, any or a quorum of their answers, or in sequence,
 // each after the one before succeeded. A chain is the graph of one path
 // whose services have no server but the last (see "Service graphs" in
@@ -50,29 +53,31 @@ func (g *GraphService) serves() bool {
 	return d.Capacity > 0 || d.Workers > 0 || d.LatencySlope > 0
 }
 
-// MaxGraphCalls bounds the calls of a graph unfolded from its entry point:
+// MaxGraphCalls bounds the calls of a graph unfolded from its entry points:
 // a service reached by two paths is called once on each.
 const MaxGraphCalls = 100
 
 // graphShape is a valid graph's services by name and its calls unfolded
-// from the entry point into a tree (a service reached by two paths appears
+// from each entry point into a tree (a service reached by two paths appears
 // on each): what validation finds and resolution uses.
 type graphShape struct {
 	service map[string]int // by name
 	out     [][]int        // edges out of each service, in file order
-	entry   int            // the entry edge
-	// nodes are the tree's calls in depth-first order, the entry first:
-	// each an edge, with its parent node (−1 for the entry).
+	entries []int          // the entry edges, in file order
+	// nodes are the trees' calls in depth-first order, each entry's tree
+	// after the one before: each an edge, with its parent node (−1 for an
+	// entry).
 	nodes  []int
 	parent []int8
 }
 
 // shape checks the graph's structure and unfolds it: names unique and
-// known, one entry point, no cycle, every service reached, every service
-// that calls none with a server, quorums within the calls, at most
-// MaxGraphCalls calls unfolded. The error names the key.
+// known, an entry point or several whose shares sum to 1, no cycle, every
+// service reached, every service that calls none with a server, quorums
+// within the calls, at most MaxGraphCalls calls unfolded. The error names
+// the key.
 func (g *Graph) shape() (*graphShape, *FieldError) {
-	sh := &graphShape{service: map[string]int{}, out: make([][]int, len(g.Service)), entry: -1}
+	sh := &graphShape{service: map[string]int{}, out: make([][]int, len(g.Service))}
 	for i, sv := range g.Service {
 		p := "graph." + indexed("service", i)
 		switch _, dup := sh.service[sv.Name]; {
@@ -95,11 +100,16 @@ func (g *Graph) shape() (*graphShape, *FieldError) {
 			return nil, bad(p+"to", "%q is not a service; the graph's services are %s", e.To, g.names())
 		}
 		if e.From == "" {
-			if sh.entry >= 0 {
-				return nil, bad(p+"from", "a second entry point (edge %d is one): several entry points are not modelled yet; give this edge a from", sh.entry)
+			for _, k := range sh.entries {
+				if g.Edge[k].To == e.To {
+					return nil, bad(p+"to", "the users already call %q (edge %d); one entry edge per service", e.To, k)
+				}
 			}
-			sh.entry = i
+			sh.entries = append(sh.entries, i)
 			continue
+		}
+		if e.Share != 0 {
+			return nil, bad(p+"share", "is an entry edge's key (an edge without from): the share of the users' requests that come in through it")
 		}
 		from, ok := sh.service[e.From]
 		if !ok {
@@ -115,11 +125,13 @@ func (g *Graph) shape() (*graphShape, *FieldError) {
 		}
 		sh.out[from] = append(sh.out[from], i)
 	}
-	if sh.entry < 0 {
-		return nil, bad("graph.edge", "no entry point: one edge needs no from (the users' call into a service)")
+	if fe := g.shares(sh.entries); fe != nil {
+		return nil, fe
 	}
-	if e := g.unfold(sh, sh.entry, -1, make([]bool, len(g.Service))); e != nil {
-		return nil, e
+	for _, e := range sh.entries {
+		if fe := g.unfold(sh, e, -1, make([]bool, len(g.Service))); fe != nil {
+			return nil, fe
+		}
 	}
 	reached := make([]bool, len(g.Service))
 	for _, n := range sh.nodes {
@@ -130,7 +142,7 @@ func (g *Graph) shape() (*graphShape, *FieldError) {
 		k := len(sh.out[i])
 		switch {
 		case !reached[i]:
-			return nil, bad(p+"name", "%q is not reached from the entry point", sv.Name)
+			return nil, bad(p+"name", "%q is not reached from an entry point", sv.Name)
 		case k == 0 && !sv.serves():
 			return nil, bad(p+"server", "%q calls no other service, so it needs a server of its own (server.capacity, workers or latency_slope > 0)", sv.Name)
 		case sv.Need == "quorum" && (sv.Quorum < 1 || sv.Quorum > k):
@@ -144,15 +156,42 @@ func (g *Graph) shape() (*graphShape, *FieldError) {
 	return sh, nil
 }
 
+// shares checks the entry edges' shares: none is written with one entry
+// point (it takes every request); with several, each is written, above 0,
+// and they sum to 1.
+func (g *Graph) shares(entries []int) *FieldError {
+	if len(entries) == 0 {
+		return bad("graph.edge", "no entry point: one edge needs no from (the users' call into a service)")
+	}
+	if len(entries) == 1 {
+		if s := g.Edge[entries[0]].Share; s != 0 && s != 1 {
+			return bad("graph."+indexed("edge", entries[0])+"share", "the only entry point takes every request: drop share (or write 1), got %g", s)
+		}
+		return nil
+	}
+	sum := 0.0
+	for _, e := range entries {
+		s := g.Edge[e].Share
+		if s <= 0 {
+			return bad("graph."+indexed("edge", e)+"share", "a graph with %d entry points needs each entry edge's share of the users' requests, above 0 (they sum to 1)", len(entries))
+		}
+		sum += s
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return bad("graph."+indexed("edge", entries[len(entries)-1])+"share", "the entry edges' shares sum to %g; they must sum to 1", sum)
+	}
+	return nil
+}
+
 // unfold adds edge e, called by node parent, and the calls below it to
-// the tree; on holds the services on the path from the entry, for cycles.
+// the tree; on holds the services on the path from its entry, for cycles.
 func (g *Graph) unfold(sh *graphShape, e, parent int, on []bool) *FieldError {
 	to := sh.service[g.Edge[e].To]
 	if on[to] {
 		return bad("graph."+indexed("edge", e)+"to", "the edge closes a cycle through %q; a graph's calls must not come back to a service on their path", g.Edge[e].To)
 	}
 	if len(sh.nodes) == MaxGraphCalls {
-		return bad("graph.edge", "unfolded from the entry point (a service reached by two paths counted on each), the graph makes more than %d calls", MaxGraphCalls)
+		return bad("graph.edge", "unfolded from its entry points (a service reached by two paths counted on each), the graph makes more than %d calls", MaxGraphCalls)
 	}
 	node := len(sh.nodes)
 	sh.nodes, sh.parent = append(sh.nodes, e), append(sh.parent, int8(parent))
@@ -204,12 +243,16 @@ func (g *Graph) isChain(sh *graphShape) bool {
 }
 
 // attempts is the most calls one request makes to servers when every
-// call fails: over the unfolded calls to a service with a server, the
-// product of the attempts on the path down to it; it stops counting at
-// 2^31.
+// call fails: over the unfolded calls of its entry point's tree to a
+// service with a server, the product of the attempts on the path down to
+// it, and with several entry points the most of their trees; it stops
+// counting at 2^31.
 func (g *Graph) attempts(sh *graphShape) int {
-	total := 0.0
+	var total []float64 // by entry point's tree
 	for i, e := range sh.nodes {
+		if sh.parent[i] < 0 {
+			total = append(total, 0)
+		}
 		if !g.Service[sh.service[g.Edge[e].To]].serves() {
 			continue
 		}
@@ -217,9 +260,9 @@ func (g *Graph) attempts(sh *graphShape) int {
 		for x := i; x >= 0; x = int(sh.parent[x]) {
 			p *= float64(g.Edge[sh.nodes[x]].Attempts)
 		}
-		total += p
+		total[len(total)-1] += p
 	}
-	return int(min(total, float64(1<<31-1)))
+	return int(min(slices.Max(total), float64(1<<31-1)))
 }
 
 // notNameRune reports whether r may not be part of a service's name.

@@ -7,7 +7,9 @@ import (
 
 // GraphMetrics lists the result columns of a graph: failed_share, the
 // share of the requests answered that failed, which a fan-out raises
-// above any one call's failure rate; then its services', named
+// above any one call's failure rate; with several entry points, the user
+// requests that came in through each, named <service>.requests after the
+// service it calls; then its services', named
 // <service>.<column>: the tries of the calls made to it (first tries and
 // retries, over every edge into it), their retries, the calls to it that
 // failed for good (their last try failed, or a budget, breaker, limiter
@@ -20,6 +22,10 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 		return nil
 	}
 	out := []Metric{graphMetric("failed_share", "share of the user requests answered (successful + failed) that failed; empty when none was")}
+	for _, n := range gp.several() {
+		name := gp.Services[gp.Nodes[n].Service]
+		out = append(out, graphMetric(name+".requests", "user requests that came in through the entry point into "+name))
+	}
 	for i, name := range gp.Services {
 		out = append(out,
 			graphMetric(name+".tries", "tries of the calls made to "+name+", first tries and retries, over every edge into it"),
@@ -38,6 +44,14 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 		}
 	}
 	return out
+}
+
+// several is the entry points' nodes when there are several; nil for one.
+func (gp *GraphPlan) several() []int8 {
+	if len(gp.Entries) < 2 {
+		return nil
+	}
+	return gp.Entries
 }
 
 // edgeNames names each edge from.to for its columns; "" for the entry
@@ -84,6 +98,9 @@ func (gr *graphRun) values(gp *GraphPlan, ok, failed int64) []float64 {
 	out := []float64{math.NaN()}
 	if ok+failed > 0 {
 		out[0] = float64(failed) / float64(ok+failed)
+	}
+	for _, n := range gp.several() {
+		out = append(out, float64(gr.requests[n]))
 	}
 	for i := range gp.Services {
 		var tries, retries, failed int64

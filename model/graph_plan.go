@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// GraphPlan is a service graph resolved: its calls unfolded from the entry
+// GraphPlan is a service graph resolved: its calls unfolded from each entry
 // point into a tree, one node per layer of the Plan's Chain (which holds
 // each call's policy), and the plans its services' servers run on. A plan
 // of a chain has none (ChainPlan.Graph is nil), whether the file wrote a
@@ -14,7 +14,11 @@ import (
 type GraphPlan struct {
 	Nodes    []GraphNode
 	Services []string // the services' names, as written
-	Edges    []string // each edge as "from→to" ("→to" for the entry)
+	Edges    []string // each edge as "from→to" ("→to" for an entry point)
+	// Entries are the nodes of the entry points (node 0 the first), and
+	// Shares the share of the users' requests each takes (1 for one).
+	Entries []int8
+	Shares  []float64
 	// Budgets is how many budgets a scope of edge, caller or callee makes.
 	Budgets int
 	// Servers holds, by service, the plan the service's server runs on:
@@ -29,7 +33,7 @@ type GraphNode struct {
 	Edge     int    // the edge as written
 	Service  int    // the service called
 	Server   int    // the service, when it has a server; −1 otherwise
-	Parent   int8   // the node whose service makes this call; −1 for the entry
+	Parent   int8   // the node whose service makes this call; −1 for an entry point
 	Kids     []int8 // the calls the service makes in turn, in file order
 	Sequence bool   // it makes them one after the other
 	Need     int32  // parallel: how many of them must succeed
@@ -58,7 +62,7 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 	low.Layer = make([]Layer, len(sh.nodes))
 	for i, e := range sh.nodes {
 		low.Layer[i] = s.Graph.Edge[e]
-		low.Layer[i].From, low.Layer[i].To = "", ""
+		low.Layer[i].From, low.Layer[i].To, low.Layer[i].Share = "", "", 0
 	}
 	g := &s.Graph
 	if fe := s.graphFaults(); fe != nil {
@@ -94,6 +98,13 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		svc := sh.service[g.Edge[e].To]
 		sv := &g.Service[svc]
 		n := GraphNode{Edge: e, Service: svc, Server: -1, Parent: sh.parent[i], Sequence: sv.Calls == "sequence"}
+		if n.Parent < 0 {
+			gp.Entries = append(gp.Entries, int8(i))
+			gp.Shares = append(gp.Shares, 1)
+			if len(sh.entries) > 1 {
+				gp.Shares[len(gp.Shares)-1] = g.Edge[e].Share
+			}
+		}
 		if sv.serves() {
 			n.Server = svc
 			if first < 0 {
@@ -270,7 +281,7 @@ func graphPath(err error, sh *graphShape, svc int) error {
 
 // budgets numbers the budgets of scope (edge, caller or callee) and says
 // which covers each call: one per edge as written, per calling service
-// (the users' for the entry point), or per service called.
+// (the users' for the entry points), or per service called.
 func (gp *GraphPlan) budgets(scope string) {
 	ids := map[int]int{}
 	for i := range gp.Nodes {

@@ -12,11 +12,13 @@ type graphRun struct {
 	// By node: the tries sent (past the breaker, limiter and budget), the
 	// retries among them, and the calls that failed for good.
 	tries, retries, failed []int64
+	// requests are, by entry node, the user requests that came in there.
+	requests []int64
 }
 
 func newGraphRun(s *stoch) *graphRun {
 	n := len(s.p.Graph.Nodes)
-	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n)}
+	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n), requests: make([]int64, n)}
 	gr.servers = newServerSet(s)
 	return gr
 }

@@ -536,3 +536,64 @@ func TestHopsRecycling(t *testing.T) {
 		}
 	}
 }
+
+// twoEntries is a graph with two entry points: web, taking a quarter of
+// the users' requests, calls cache (failing a share p of its calls) and
+// auth in parallel, needing both; mobile, taking the rest, calls auth.
+func twoEntries(p float64, arrivals string) Scenario {
+	web, mobile := service("web", "parallel", "all"), service("mobile", "parallel", "all")
+	in := func(to string, share float64) Layer {
+		l := edge("", to, 1)
+		l.Share = share
+		return l
+	}
+	sc := graphScenario(1000, 300*time.Second, []GraphService{web, mobile, backend("cache", p), backend("auth", 0)},
+		[]Layer{in("web", 0.25), in("mobile", 0.75), edge("web", "cache", 1), edge("web", "auth", 1), edge("mobile", "auth", 1)})
+	sc.Arrivals = arrivals
+	return sc
+}
+
+// TestSeveralEntryPoints: each user request comes in through one entry
+// point, by the entry edges' shares. Constant arrivals are apportioned:
+// exactly a quarter of the 300,000 requests come in through web. Poisson
+// arrivals are split by a draw: web's part within 4 standard errors of a
+// quarter. Only web's requests call cache, so a fifth of them fail
+// (within 4 standard errors), mobile's none, and auth, which both call,
+// sees every request. The most calls a request makes to servers is its
+// entry point's most: web's two.
+func TestSeveralEntryPoints(t *testing.T) {
+	for _, arrivals := range []string{"constant", "poisson"} {
+		sc := twoEntries(0.2, arrivals)
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Graph == nil || len(p.Graph.Entries) != 2 || p.Allowed != 2 {
+			t.Fatalf("%s: entries %v, %d calls allowed; want 2 entries and 2 calls", arrivals, p.Graph.Entries, p.Allowed)
+		}
+		r, err := RunPlan(t.Context(), p, 3, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := func(name string) float64 {
+			m, ok := metricNamed(GraphMetrics(p.Graph), name)
+			if !ok {
+				t.Fatalf("no column %s", name)
+			}
+			return m.Value(&r)
+		}
+		n, web, mobile := r.Requests, col("web.requests"), col("mobile.requests")
+		if web+mobile != n {
+			t.Errorf("%s: %v + %v requests through the entry points, %v in all", arrivals, web, mobile, n)
+		}
+		if sd := math.Sqrt(n * 0.25 * 0.75); arrivals == "constant" && web != 75000 || math.Abs(web-n/4) > 4*sd {
+			t.Errorf("%s: %v of %v requests through web, want a quarter (± %.0f drawn)", arrivals, web, n, 4*sd)
+		}
+		if sd := math.Sqrt(web * 0.2 * 0.8); math.Abs(col("web.failed")-0.2*web) > 4*sd || col("mobile.failed") != 0 {
+			t.Errorf("%s: web failed %v of %v (want a fifth ± %.0f), mobile %v", arrivals, col("web.failed"), web, 4*sd, col("mobile.failed"))
+		}
+		if col("auth.calls") != n || col("cache.calls") != web {
+			t.Errorf("%s: auth saw %v calls, cache %v, for %v requests (%v through web)", arrivals, col("auth.calls"), col("cache.calls"), n, web)
+		}
+	}
+}

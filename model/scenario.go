@@ -85,10 +85,13 @@ type Layer struct {
 	// From and To make the layer an edge of a service graph (graph.go).
 	From string `toml:"from" doc:"graph edges only: the service that makes the call (empty: the users, an entry point)"`
 	To   string `toml:"to" doc:"graph edges only: the service called"`
+	// Share splits the users' requests over a graph's entry points.
+	Share float64 `toml:"share" doc:"graph entry edges only, when a graph has several: the share of the users' requests (scenario.load with its shape, or the clients' requests) that come in through this edge, each request through one; the entry edges' shares sum to 1"`
 }
 
 func (l *Layer) bounds(dst []Bound) []Bound {
-	return append(dst, Bound{"attempts", "", Range{1, 1000, ""}, &l.Attempts}, Bound{"timeout", "", span(0, LongestWait), &l.Timeout})
+	return append(dst, Bound{"attempts", "", Range{1, 1000, ""}, &l.Attempts}, Bound{"timeout", "", span(0, LongestWait), &l.Timeout},
+		Bound{"share", "", Range{0, 1, ""}, &l.Share})
 }
 
 // Hedge sends a second copy of a call that has no answer after a delay;
@@ -457,6 +460,8 @@ func (s *Scenario) Validate() error {
 		switch h := l.Hedge; {
 		case l.From != "" || l.To != "":
 			return bad(p+"from", "from and to are a graph edge's keys (graph.edge), not a layer's")
+		case l.Share != 0:
+			return bad(p+"share", "share is a graph entry edge's key (graph.edge), not a layer's")
 		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
 			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
 		case h.Percentile > 0 && h.Delay == 0:

@@ -55,6 +55,7 @@ type stoch struct {
 	lims     *limiters    // the layers' concurrency limits; nil without
 	hedger   *hedger      // the bottom layer's hedging; nil without
 	graph    *graphRun    // a service graph's calls and servers; nil for a chain
+	entries  *entrySplit  // a graph's entry points, when it has several
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
 
 	// gated, stamps and ends fold the checks of the policies a try meets
@@ -99,6 +100,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	if p.Graph != nil {
 		s.graph = newGraphRun(s)
 		s.srv = s.graph.servers
+		s.entries = newEntrySplit(p)
 	} else {
 		s.srv = newServer(s)
 	}

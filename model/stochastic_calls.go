@@ -14,11 +14,21 @@ func (s *stoch) schedule(at int64, ph uint8, ev event) {
 // ---- the chain ----
 
 // startRoots starts n new user requests of client c: one group, or with
-// Single one group each.
+// Single one group each; in a graph with several entry points, a group for
+// each entry point's part.
 func (s *stoch) startRoots(c int32, n int64) {
 	dl := never
 	if s.p.Deadline >= 0 {
 		dl = s.now + s.p.Deadline
+	}
+	if s.entries != nil {
+		for i, k := range s.entries.split(s.r, n) {
+			if k > 0 {
+				s.graph.requests[s.entries.nodes[i]] += k
+				s.start(nil, s.entries.nodes[i], 1, c, 0, 0, dl, s.now, k)
+			}
+		}
+		return
 	}
 	if s.p.Single {
 		for range n {
