@@ -113,6 +113,8 @@ func TestGraphBadInput(t *testing.T) {
 		{"layer beside a graph", head + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.layer]]\nattempts = 3\n",
 			"scenario.layer: a graph replaces the chain"},
 		{"from on a layer", "[[scenario.layer]]\nfrom = \"a\"\n", "x.toml:2:1: scenario.layer.0.from: from and to are a graph edge's keys"},
+		{"hedging a call that fans out", head + "[[scenario.graph.service]]\nname = \"b\"\nserver = { capacity = 100 }\n[[scenario.graph.edge]]\nto = \"api\"\nhedge = { delay = \"50ms\", max_share = 0.1 }\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"b\"\n",
+			`x.toml:12:11: scenario.graph.edge.0.hedge.delay: hedging is modelled on calls to a service that serves them and calls no other (a copy of a call that fans out is not): "api" does not`},
 		{"share on a layer", "[[scenario.layer]]\nshare = 0.5\n", "x.toml:2:1: scenario.layer.0.share: share is a graph entry edge's key"},
 		{"two entries, no shares", head + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.graph.edge]]\nto = \"db\"\n",
 			"x.toml:7:1: scenario.graph.edge.0.share: a graph with 2 entry points needs each entry edge's share"},

@@ -248,8 +248,17 @@ func (s *Scenario) graphModelled() *FieldError {
 		}
 	}
 	for i, e := range s.Graph.Edge {
-		if e.Hedge.Delay > 0 {
-			return bad("graph."+indexed("edge", i)+"hedge.delay", "hedging"+not)
+		if e.Hedge.Delay == 0 {
+			continue
+		}
+		calls := false
+		for _, o := range s.Graph.Edge {
+			calls = calls || o.From == e.To
+		}
+		for _, sv := range s.Graph.Service {
+			if sv.Name == e.To && (!sv.serves() || calls) {
+				return bad("graph."+indexed("edge", i)+"hedge.delay", "hedging is modelled on calls to a service that serves them and calls no other (a copy of a call that fans out is not): %q does not", e.To)
+			}
 		}
 	}
 	return nil

@@ -597,3 +597,59 @@ func TestSeveralEntryPoints(t *testing.T) {
 		}
 	}
 }
+
+// hedgedFanOut is a gateway calling three backends in parallel, needing
+// all, one try each with a 100 ms timeout; a backend's answer comes after
+// an exponential time of 20 ms on average. hedge is each call's hedging.
+func hedgedFanOut(hedge Hedge) Scenario {
+	sc := fanOut(3, 0, 1, "all", 0)
+	sc.Tick, sc.Duration, sc.Load, sc.Arrivals = ms(1), Duration(300*time.Second), 1000, "poisson"
+	for i := range sc.Graph.Service[1:] {
+		d := &sc.Graph.Service[1+i].Server
+		d.Capacity, d.Latency, d.Service = 1e6, ms(20), Service{Kind: "exponential"}
+	}
+	for i := range sc.Graph.Edge[1:] {
+		sc.Graph.Edge[1+i].Timeout, sc.Graph.Edge[1+i].Hedge = ms(100), hedge
+	}
+	return sc
+}
+
+// TestHedgedFanOut: a call of the fan-out times out when its answer takes
+// over 100 ms, e^−5 of them, so 1 − (1 − e^−5)³ ≈ 2.0% of the requests
+// fail. Hedged after 50 ms (e^−2.5 ≈ 8.2% of the calls: 0.246 hedges per
+// request), a call times out only when both copies do, e^−5 · e^−2.5: the
+// requests that fail fall to 1 − (1 − e^−7.5)³ ≈ 0.17%. Each backend's
+// server sees the calls made to it and their hedges. Answers come in whole
+// ticks, so the shares are checked within 10% (failures when hedged,
+// rarer, within 25%).
+func TestHedgedFanOut(t *testing.T) {
+	plain := hedgedFanOut(Hedge{})
+	hedged := hedgedFanOut(Hedge{Delay: ms(50), MaxShare: 0.5})
+	run := func(sc Scenario) (Result, func(string) float64) {
+		p, err := sc.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RunPlan(t.Context(), p, 5, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, func(name string) float64 {
+			m, _ := metricNamed(GraphMetrics(p.Graph), name)
+			return m.Value(&r)
+		}
+	}
+	r0, _ := run(plain)
+	r1, col := run(hedged)
+	near := func(what string, got, want, tol float64) {
+		if math.Abs(got-want) > tol*want {
+			t.Errorf("%s: %.5f, want %.5f within %.0f%%", what, got, want, 100*tol)
+		}
+	}
+	near("failed share without hedges", r0.Failed/r0.Requests, 1-math.Pow(1-math.Exp(-5), 3), 0.1)
+	near("failed share with hedges", r1.Failed/r1.Requests, 1-math.Pow(1-math.Exp(-7.5), 3), 0.25)
+	near("hedges per request", r1.Hedges/r1.Requests, 3*math.Exp(-2.5), 0.1)
+	if got := col("a.calls") + col("b.calls") + col("c.calls"); got != col("a.tries")+col("b.tries")+col("c.tries")+r1.Hedges {
+		t.Errorf("the backends saw %v calls: %v tries and %v hedges", got, col("a.tries")+col("b.tries")+col("c.tries"), r1.Hedges)
+	}
+}

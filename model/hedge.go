@@ -1,7 +1,8 @@
 package model
 
-// hedge is a hedged try at the dependency: the group of a bottom layer's
-// calls (side 0) and the group of their hedges (side 1), second copies sent
+// hedge is a hedged try at a server: the group of the calls of a layer
+// that hedges (a chain's bottom layer, a graph's call to a service with a
+// server that calls no other) (side 0) and the group of their hedges (side 1), second copies sent
 // to those still without an answer after the hedge delay. The first
 // success of a pair answers the try and the other copy is cancelled: the
 // caller stops waiting for it and, while it still waits at the dependency,
@@ -22,11 +23,20 @@ type hedge struct {
 	dead   [2]int64
 }
 
-// hedgeLater records a try of the bottom layer with the hedger and
+// hedgerOf is the hedger of layer; nil when the layer does not hedge.
+func (s *stoch) hedgerOf(layer int8) *hedger {
+	if s.hedgers == nil {
+		return nil
+	}
+	return s.hedgers[layer]
+}
+
+// hedgeLater records a try of a layer that hedges with its hedger and
 // schedules its hedge, if it would come before the try's deadline.
 func (s *stoch) hedgeLater(g *group) {
-	s.hedger.sent(s.now, g.waiting)
-	at := s.now + s.hedger.after(s.now)
+	h := s.hedgers[g.layer]
+	h.sent(s.now, g.waiting)
+	at := s.now + h.after(s.now)
 	if at < g.deadline && at < s.p.Ticks {
 		s.schedule(at, phTimeout, event{kind: evHedge, g: g})
 	}
@@ -38,7 +48,7 @@ func (s *stoch) hedgeNow(g *group) {
 	if g.state != gsOpen || g.waiting == 0 || g.pair() != nil {
 		return
 	}
-	m := s.hedger.take(s.now, g.waiting)
+	m := s.hedgers[g.layer].take(s.now, g.waiting)
 	if m > 0 {
 		m = s.budgets.hedge(g.layer, g.client, m)
 	}

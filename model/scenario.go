@@ -97,7 +97,7 @@ func (l *Layer) bounds(dst []Bound) []Bound {
 // Hedge sends a second copy of a call that has no answer after a delay;
 // the first success wins and the other copy is cancelled.
 type Hedge struct {
-	Delay      Duration `toml:"delay" engines:"stochastic" doc:"bottom layer: send a hedge when a call has no answer after this long (0 = no hedging)"`
+	Delay      Duration `toml:"delay" engines:"stochastic" doc:"bottom layer (in a graph, a call to a service that serves it and calls no other): send a hedge when a call has no answer after this long (0 = no hedging)"`
 	Percentile float64  `toml:"percentile" doc:"instead of delay, once answers have been seen: the latency percentile of the layer's successes (e.g. 95), delay until then"`
 	MaxShare   float64  `toml:"max_share" doc:"hedges at most this share of the layer's tries over the last 10 s (Finagle's backup-request budget); each is also charged to the retry budget as a retry"`
 }
@@ -468,7 +468,7 @@ func (s *Scenario) Validate() error {
 			return bad(p+"hedge.delay", "percentile hedging needs a delay too: the one used until answers have been seen")
 		case h.Delay > 0 && h.MaxShare == 0:
 			return bad(p+"hedge.max_share", "hedging needs a cap: max_share > 0 (e.g. 0.02)")
-		case h.Delay > 0 && i < len(s.Layer)-1 && s.Layers == 0:
+		case h.Delay > 0 && i < len(s.Layer)-1 && s.Layers == 0 && !s.Graph.on(): // a graph's calls: graphModelled
 			return bad(p+"hedge.delay", "hedging is modelled on the calls to the dependency: set it on the bottom layer")
 		case h.Delay > 0 && l.Limiter.on():
 			return bad(p+"limiter.kind", "a concurrency limit on a layer that hedges is not modelled: set it on another layer, or hedge.delay = 0")

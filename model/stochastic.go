@@ -53,7 +53,7 @@ type stoch struct {
 	until    int64        // the end of the stretch advance runs: nothing is drawn ahead past it
 	breakers [][]*breaker // by layer, then client; nil without breakers
 	lims     *limiters    // the layers' concurrency limits; nil without
-	hedger   *hedger      // the bottom layer's hedging; nil without
+	hedgers  []*hedger    // by layer, the hedging of a layer that hedges (a chain's bottom layer, a graph's calls to a server); nil when none does
 	graph    *graphRun    // a service graph's calls and servers; nil for a chain
 	entries  *entrySplit  // a graph's entry points, when it has several
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
@@ -130,8 +130,13 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	if p.Latencies {
 		s.okLat, s.errLat = &latencyHistogram{}, &latencyHistogram{}
 	}
-	if h := p.Chain[s.bottom].Hedge; h.Delay > 0 {
-		s.hedger = newHedger(p, h, p.Chain[s.bottom].Timeout)
+	for i, l := range p.Chain {
+		if l.Hedge.Delay > 0 {
+			if s.hedgers == nil {
+				s.hedgers = make([]*hedger, len(p.Chain))
+			}
+			s.hedgers[i] = newHedger(p, l.Hedge, l.Timeout)
+		}
 	}
 
 	// Calendar horizon: the longest wait anything is scheduled ahead by.
@@ -347,10 +352,11 @@ func (s *stoch) adopt(np *Plan) {
 			}
 		}
 	}
-	if h := np.Chain[s.bottom].Hedge; h != old.Chain[s.bottom].Hedge {
-		s.hedger = nil
+	if h := np.Chain[s.bottom].Hedge; h != old.Chain[s.bottom].Hedge { // a chain's: a graph has no changes
+		s.hedgers = nil
 		if h.Delay > 0 {
-			s.hedger = newHedger(np, h, np.Chain[s.bottom].Timeout)
+			s.hedgers = make([]*hedger, len(np.Chain))
+			s.hedgers[s.bottom] = newHedger(np, h, np.Chain[s.bottom].Timeout)
 		}
 	}
 	s.srv.adopt(old, np)
@@ -512,6 +518,6 @@ func (s *stoch) baseRate() float64 {
 // the run has now.
 func (s *stoch) refresh() {
 	s.gated = s.breakers != nil || s.lims != nil
-	s.stamps = s.hedger != nil || s.okLat != nil || s.lims.adapts()
+	s.stamps = s.hedgers != nil || s.okLat != nil || s.lims.adapts()
 	s.ends = s.budgets.on() || s.lims != nil
 }

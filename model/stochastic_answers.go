@@ -206,8 +206,8 @@ func (s *stoch) settle(g *group, k int64, out outcome) {
 		s.retryOrFail(g, k, false, out)
 		return
 	}
-	if s.hedger != nil && g.layer == s.bottom {
-		s.hedger.succeeded(s.now, s.now-g.x.born, k)
+	if h := s.hedgerOf(g.layer); h != nil {
+		h.succeeded(s.now, s.now-g.x.born, k)
 	}
 	s.succeed(g, k)
 }

@@ -150,7 +150,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 		s.graph.sent(layer, attempt, n)
 	}
 	g := s.open(parent, layer, attempt, client, wait, f, dl, arrived, n)
-	if layer == s.bottom && s.hedger != nil {
+	if s.hedgerOf(layer) != nil {
 		s.hedgeLater(g)
 	}
 	s.launch(g)
@@ -174,7 +174,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	g.setReqDL(dl)
 	g.clearExtra()
 	if s.stamps {
-		if s.hedger != nil && layer == s.bottom {
+		if s.hedgerOf(layer) != nil {
 			g.ext().born = s.now
 		}
 		if s.okLat != nil && parent == nil {
