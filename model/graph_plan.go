@@ -153,6 +153,14 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		}
 		gp.Servers[i] = sp
 	}
+	for i, f := range s.Fault {
+		if f.Kind != "spike" {
+			p.FaultList[i].Service = g.Service[first].Name // the only server's, unless named
+			if f.Service != "" {
+				p.FaultList[i].Service = f.Service
+			}
+		}
+	}
 	if sc := s.Budget.Scope; p.Budget.Scope == ScopeLayer && sc != "layer" {
 		gp.budgets(sc)
 		p.Budget.Scope = ScopeGraph

@@ -115,6 +115,9 @@ type FaultSpec struct {
 	Start, Length Duration
 	Capacity      float64 // degradation
 	Factor        float64 // slowdown, spike
+	// Service is, in a service graph, the service whose server the fault
+	// hits; "" for a spike and in a chain.
+	Service string
 }
 
 // RNGPlan is the run's random generator.

@@ -216,18 +216,16 @@ func factsOf(c *sweep.Cell) Facts {
 			f.Shape = append(f.Shape, ShapePoint{At: ticks(pt.At), Load: pt.Load})
 		}
 	}
-	switch p.Server {
-	case model.ServerLoss:
-		f.Server = "none"
-	case model.ServerLIFO:
-		f.Server = "lifo"
-	case model.ServerLatency:
-		f.Server = "latency"
-	default:
-		f.Server = "fifo"
+	f.Server = serverKind(p)
+	if gp := p.Graph; gp != nil {
+		for i, sp := range gp.Servers {
+			if sp != nil {
+				f.Servers = append(f.Servers, ServerFacts{Service: gp.Services[i], Capacity: sp.Capacity, Server: serverKind(sp)})
+			}
+		}
 	}
 	for _, ft := range p.FaultList {
-		f.Faults = append(f.Faults, Fault{Kind: ft.Kind, Start: ft.Start, Length: ft.Length, Capacity: ft.Capacity, Factor: ft.Factor})
+		f.Faults = append(f.Faults, Fault{Kind: ft.Kind, Start: ft.Start, Length: ft.Length, Capacity: ft.Capacity, Factor: ft.Factor, Service: ft.Service})
 	}
 	for _, ch := range p.Changes {
 		f.Changes = append(f.Changes, Change{At: ticks(ch.At), Settings: ch.Settings})
@@ -239,6 +237,19 @@ func factsOf(c *sweep.Cell) Facts {
 		f.FaultEnd = p.Fault.End.Seconds()
 	}
 	return f
+}
+
+// serverKind names what p's server does with a call, as Facts.Server.
+func serverKind(p *model.Plan) string {
+	switch p.Server {
+	case model.ServerLoss:
+		return "none"
+	case model.ServerLIFO:
+		return "lifo"
+	case model.ServerLatency:
+		return "latency"
+	}
+	return "fifo"
 }
 
 // Tipping draws the regions figure of each search of o that has an x axis,

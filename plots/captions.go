@@ -29,18 +29,12 @@ func facts(rows []Row) []string {
 	each := func(f func(c *Facts) (float64, string)) string { return eachOf(rows, f) }
 	out := []string{each(func(c *Facts) (float64, string) { return 0, c.Engine }) + " engine"}
 	out = append(out,
-		"capacity "+each(func(c *Facts) (float64, string) { return c.Capacity, rateText(c.Capacity) })+" calls/s",
+		capacityFact(rows),
 		loadFact(rows),
 		"timeout "+each(func(c *Facts) (float64, string) { return durChoice(c.Timeout) }),
 		attemptsFact(each(func(c *Facts) (float64, string) { return float64(c.Attempts), strconv.Itoa(c.Attempts) })))
-	switch q := each(func(c *Facts) (float64, string) { return 0, c.Server }); q {
-	case "fifo":
-	case "none":
-		out = append(out, "no queue (a loss server)")
-	case "latency":
-		out = append(out, "no queue: latency grows with the calls in flight")
-	default:
-		out = append(out, "queue "+q)
+	if q := queueFact(rows); q != "" {
+		out = append(out, q)
 	}
 	run := each(func(c *Facts) (float64, string) { return c.Run.Seconds(), c.Run.String() })
 	if each(func(c *Facts) (float64, string) { return 0, c.Engine }) == "markov" {
@@ -55,6 +49,93 @@ func facts(rows []Row) []string {
 		out = append(out, r+" seeded replicates per cell")
 	}
 	return out
+}
+
+// capacityFact is the rows' capacity: the dependency's; in a service
+// graph, one for every server when they have the same, else (and for a
+// graph of one server) each server's, named by its service ("capacity search 400 / db 100 calls/s"),
+// or when the rows' servers differ, their values by server.
+func capacityFact(rows []Row) string {
+	if len(rows[0].Facts.Servers) == 0 {
+		return "capacity " + eachOf(rows, func(c *Facts) (float64, string) { return c.Capacity, rateText(c.Capacity) }) + " calls/s"
+	}
+	all := serverChoices(rows, func(s *ServerFacts) (float64, string) { return s.Capacity, rateText(s.Capacity) })
+	servers, same := sameServers(rows)
+	switch {
+	case !strings.Contains(all, " ") && (!same || len(servers) > 1):
+		return "capacity " + all + " calls/s at every server"
+	case !same:
+		return "capacity " + all + " calls/s, by server"
+	}
+	var parts []string
+	for j, name := range servers {
+		parts = append(parts, name+" "+eachOf(rows, func(c *Facts) (float64, string) { return c.Servers[j].Capacity, rateText(c.Servers[j].Capacity) }))
+	}
+	return "capacity " + strings.Join(parts, " / ") + " calls/s"
+}
+
+// queueFact is what the rows' servers do with a call they cannot serve at
+// once, "" for a FIFO queue; in a service graph whose servers differ in
+// it, each server's ("queue search none / db fifo").
+func queueFact(rows []Row) string {
+	phrase := func(q string) string {
+		switch q {
+		case "fifo":
+			return ""
+		case "none":
+			return "no queue (a loss server)"
+		case "latency":
+			return "no queue: latency grows with the calls in flight"
+		}
+		return "queue " + q
+	}
+	if len(rows[0].Facts.Servers) == 0 {
+		return phrase(eachOf(rows, func(c *Facts) (float64, string) { return 0, c.Server }))
+	}
+	all := serverChoices(rows, func(s *ServerFacts) (float64, string) { return 0, s.Server })
+	servers, same := sameServers(rows)
+	switch {
+	case !strings.Contains(all, " "):
+		return phrase(all)
+	case !same:
+		return "queue " + all + " by server (none: a loss server)"
+	}
+	var parts []string
+	for j, name := range servers {
+		parts = append(parts, name+" "+eachOf(rows, func(c *Facts) (float64, string) { return 0, c.Servers[j].Server }))
+	}
+	return "queue " + strings.Join(parts, " / ") + " (none: a loss server)"
+}
+
+// serverChoices writes the distinct values of one parameter over every
+// server of every row, as choices does.
+func serverChoices(rows []Row, f func(s *ServerFacts) (float64, string)) string {
+	var vs []choice
+	for i := range rows {
+		for j := range rows[i].Facts.Servers {
+			num, text := f(&rows[i].Facts.Servers[j])
+			vs = append(vs, choice{num, text})
+		}
+	}
+	return choices(vs)
+}
+
+// sameServers is the services with a server of the rows' service graph,
+// when every row has the same ones; false for chains, or rows that differ.
+func sameServers(rows []Row) ([]string, bool) {
+	var names []string
+	for _, s := range rows[0].Facts.Servers {
+		names = append(names, s.Service)
+	}
+	if len(names) == 0 {
+		return nil, false
+	}
+	for i := range rows {
+		if !slices.EqualFunc(rows[i].Facts.Servers, names, func(s ServerFacts, n string) bool { return s.Service == n }) {
+			return nil, false
+		}
+	}
+	return names, true
 }
 
 // eachOf writes the distinct values of one parameter over the rows, as
@@ -205,13 +286,17 @@ func faultFacts(rows []Row) []string {
 
 // faultPhrase describes the j-th fault of rows that all have a fault of
 // the same kind there: "outage at 60s for 30s", "degradation to 100
-// calls/s at 5s for 10s", "slowdown ×3 at 20s for 10s".
+// calls/s at 5s for 10s", "slowdown ×3 at 20s for 10s"; in a service
+// graph, of the service it hits: "outage of db at 60s for 10s".
 func faultPhrase(rows []Row, j int) string {
 	each := func(f func(ft *Fault) (float64, string)) string {
 		return eachOf(rows, func(c *Facts) (float64, string) { return f(&c.Faults[j]) })
 	}
 	kind := rows[0].Facts.Faults[j].Kind
 	s := kind
+	if rows[0].Facts.Faults[j].Service != "" {
+		s += " of " + each(func(ft *Fault) (float64, string) { return 0, ft.Service })
+	}
 	switch kind {
 	case "degradation":
 		s += " to " + each(func(ft *Fault) (float64, string) { return ft.Capacity, rateText(ft.Capacity) }) + " calls/s"

@@ -73,6 +73,10 @@ type Facts struct {
 	Timeout   model.Duration // what the user waits: the edge layer's timeout (0 = forever)
 	Attempts  int            // attempts one request may put on the dependency
 	Server    string         // "fifo", "lifo", "none" (a loss server) or "latency"
+	// Servers are, in a service graph, its servers in the order of its
+	// services, each with its capacity and kind as Capacity and Server
+	// give the first; nil for a chain.
+	Servers []ServerFacts
 	Faults    []Fault        // as written, in order
 	Changes   []Change       // the interventions, in order
 	Tick      model.Duration
@@ -91,6 +95,13 @@ type Facts struct {
 	FaultEnd float64
 }
 
+// ServerFacts are one server's key parameters in a service graph.
+type ServerFacts struct {
+	Service  string  // the service it serves
+	Capacity float64 // calls per second
+	Server   string  // as Facts.Server
+}
+
 // ShapePoint is a point of a load shape.
 type ShapePoint struct {
 	At   model.Duration
@@ -103,6 +114,7 @@ type Fault struct {
 	Start, Length model.Duration
 	Capacity      float64 // degradation: calls per second left
 	Factor        float64 // slowdown and spike: the multiplier
+	Service       string  // in a service graph, the service whose server it hits; "" otherwise
 }
 
 // Change is one intervention: at a time, the keys it sets.
