@@ -77,10 +77,10 @@ type Facts struct {
 	// services, each with its capacity and kind as Capacity and Server
 	// give the first; nil for a chain.
 	Servers []ServerFacts
-	Faults    []Fault        // as written, in order
-	Changes   []Change       // the interventions, in order
-	Tick      model.Duration
-	Run       model.Duration // the run's length
+	Faults  []Fault  // as written, in order
+	Changes []Change // the interventions, in order
+	Tick    model.Duration
+	Run     model.Duration // the run's length
 	// Replicates are the seeded runs behind the cell's numbers.
 	Replicates int
 	// QueueLimit is the healthy queue limit a series figure draws, capacity
