@@ -45,6 +45,8 @@ var lists = []struct {
 	{"layer", func() any { return model.DefaultLayer() }},
 	{"shape", func() any { return model.Point{} }},
 	{"fault", func() any { return model.DefaultFault() }},
+	{"graph.service", func() any { return model.DefaultService() }},
+	{"graph.edge", func() any { return model.DefaultLayer() }},
 	{"change", nil}, // written as at and set
 }
 
@@ -96,7 +98,7 @@ func (x *Export) TOML() ([]byte, error) {
 		line(&b, s.Path, plain(s.Value))
 	}
 	for _, l := range lists {
-		n := reflect.ValueOf(x.Scenario).FieldByIndex(listField(l.key)).Len()
+		n := listAt(reflect.ValueOf(x.Scenario), l.key).Len()
 		if l.key == "layer" && n == 0 {
 			continue
 		}
@@ -108,7 +110,7 @@ func (x *Export) TOML() ([]byte, error) {
 				line(&b, "set", c.Set)
 				continue
 			}
-			entry := entryValues(l.entry())
+			entry := entryValues(l.key, l.entry())
 			prefix := fmt.Sprintf("%s.%d.", l.key, i)
 			for _, s := range sweep.Values(x.Scenario) {
 				k, ok := strings.CutPrefix(s.Path, prefix)
@@ -149,32 +151,31 @@ func inList(path string) bool {
 	return false
 }
 
-// listField finds the scenario's field holding the list written at key.
-func listField(key string) []int {
-	t := reflect.TypeFor[model.Scenario]()
-	for i := 0; i < t.NumField(); i++ {
-		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); k == key {
-			return t.Field(i).Index
+// listAt finds, in the scenario sc, the list written at the dotted key.
+func listAt(sc reflect.Value, key string) reflect.Value {
+	v := sc
+	for _, seg := range strings.Split(key, ".") {
+		t, found := v.Type(), false
+		for i := 0; i < t.NumField(); i++ {
+			if k, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); k == seg {
+				v, found = v.Field(i), true
+				break
+			}
+		}
+		if !found {
+			panic("experiments: model.Scenario has no list " + key)
 		}
 	}
-	panic("experiments: model.Scenario has no list " + key)
+	return v
 }
 
-// entryValues are the keys of a default list entry, by their path within it.
-func entryValues(entry any) map[string]any {
+// entryValues are the keys of a default entry of the list at key, by
+// their path within it.
+func entryValues(key string, entry any) map[string]any {
 	var sc model.Scenario
-	switch e := entry.(type) {
-	case model.Layer:
-		sc.Layer = []model.Layer{e}
-		return within(sweep.Values(sc), "layer.0.")
-	case model.Point:
-		sc.Shape = []model.Point{e}
-		return within(sweep.Values(sc), "shape.0.")
-	case model.Fault:
-		sc.Fault = []model.Fault{e}
-		return within(sweep.Values(sc), "fault.0.")
-	}
-	return nil
+	list := listAt(reflect.ValueOf(&sc).Elem(), key)
+	list.Set(reflect.Append(list, reflect.ValueOf(entry)))
+	return within(sweep.Values(sc), key+".0.")
 }
 
 // within keeps the settings below prefix, keyed by the rest of their path.

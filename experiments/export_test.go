@@ -119,7 +119,18 @@ func TestExportRuns(t *testing.T) {
 func planText(p *model.Plan) string {
 	q := *p
 	q.Changes = nil // the changes, each with its own plan, below
+	q.Graph = nil   // a graph, with its servers' plans, below
 	s := fmt.Sprintf("%+v", q)
+	if g := p.Graph; g != nil {
+		h := *g
+		h.Servers = nil
+		s += fmt.Sprintf("|graph %+v", h)
+		for _, sp := range g.Servers {
+			if sp != nil {
+				s += "|server " + planText(sp)
+			}
+		}
+	}
 	for _, c := range p.Changes {
 		s += fmt.Sprintf("|%d:%s", c.At, planText(c.Plan))
 	}

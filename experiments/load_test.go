@@ -365,11 +365,22 @@ func TestSetListEntries(t *testing.T) {
 
 // Every committed experiment takes a -set on its first layer and its first
 // fault; one on the markov engine, which models no fault, refuses the
-// fault by name and takes the layer's.
+// fault by name and takes the layer's; one of a service graph refuses the
+// layer by name (the graph replaces the chain) and takes its first
+// edge's.
 func TestSetCommittedExperiments(t *testing.T) {
 	files, _ := filepath.Glob("*.toml")
 	for _, f := range files {
 		e, err := Load(f, []string{"scenario.layer.0.timeout=2s", "scenario.fault.0.start=30s"})
+		if err != nil && strings.Contains(err.Error(), "scenario.layer: a graph replaces the chain") {
+			if e, err = Load(f, []string{"scenario.graph.edge.0.timeout=2s"}); err == nil && e.Grid.Base.Graph.Edge[0].Timeout != model.Seconds(2) && e.Grid.Cells()[0].Scenario.Graph.Edge[0].Timeout != model.Seconds(2) {
+				t.Errorf("%s: edge 0 timeout %v", f, e.Grid.Cells()[0].Scenario.Graph.Edge[0].Timeout)
+			}
+			if err != nil {
+				t.Errorf("%v", err)
+			}
+			continue
+		}
 		if err != nil && strings.Contains(err.Error(), "scenario.fault.0.kind") && strings.Contains(err.Error(), "the markov engine does not model it") {
 			if e, err = Load(f, []string{"scenario.layer.0.timeout=2s"}); err == nil && e.Grid.Base.Layer[0].Timeout != model.Seconds(2) {
 				t.Errorf("%s: layer 0 timeout %v", f, e.Grid.Base.Layer[0].Timeout)

@@ -19,11 +19,9 @@ type admitter interface {
 
 // admissionKind is one registered admission rule: its Kind and what makes
 // it from its parameters (Params' type) and the tick, in nanoseconds.
-// check, when set, takes the rule's rules beyond its keys' ranges.
 type admissionKind struct {
 	Kind
-	make  func(params any, tickNs int64) admitter // nil for none
-	check func(params any) *FieldError
+	make func(params any, tickNs int64) admitter // nil for none
 }
 
 func (k admissionKind) info() Kind { return k.Kind }
@@ -50,71 +48,21 @@ type Admission struct {
 	Params any `toml:"-"`
 }
 
-// lookupAdmission finds an admission rule by name; "" is none.
-func lookupAdmission(name string) (admissionKind, bool) {
-	if name == "" {
-		name = "none"
-	}
-	for _, k := range admissionKinds() {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return admissionKind{}, false
+// admissionTable is the admission rules as an Admission picks one; no kind
+// is none.
+func admissionTable() kindTable[admissionKind] {
+	return kindTable[admissionKind]{kinds: admissionKinds, unset: "none"}
 }
 
-// TableKind, SetTableKind, TableParams and SetTableParams make an
-// admission rule a KindTable.
+// TableKind, SetTableKind, TableParams, SetTableParams and TableKinds make
+// an admission rule a KindTable.
 func (v *Admission) TableKind() string { return v.Kind }
-
 func (v *Admission) SetTableKind(name string) error {
-	k, ok := lookupAdmission(name)
-	if !ok {
-		return checkKind("dependency.admission.kind", name, kindsOf(admissionKinds()))
-	}
-	if name != v.Kind || v.Params == nil {
-		v.Kind, v.Params = name, k.Params
-	}
-	return nil
+	return admissionTable().setKind(&v.Kind, &v.Params, name)
 }
-
-func (v *Admission) TableParams() any {
-	if v.Params == nil {
-		if k, ok := lookupAdmission(v.Kind); ok {
-			return k.Params
-		}
-	}
-	return v.Params
-}
-
+func (v *Admission) TableParams() any     { return admissionTable().params(v.Kind, v.Params) }
 func (v *Admission) SetTableParams(p any) { v.Params = p }
-
-func (v *Admission) TableKinds() []Kind { return kindsOf(admissionKinds()) }
-
-// validateKind refuses a rule the registry does not hold.
-func (v *Admission) validateKind() *FieldError {
-	if v.Kind == "" {
-		return nil
-	}
-	return checkKind("dependency.admission.kind", v.Kind, kindsOf(admissionKinds()))
-}
-
-// validate checks the rule's parameters: that they are the rule's, and its
-// own checks beyond their ranges.
-func (v *Admission) validate() *FieldError {
-	k, _ := lookupAdmission(v.Kind)
-	p := v.TableParams()
-	if e := paramsOf("dependency.admission", k.Kind, p); e != nil {
-		return e
-	}
-	if k.check != nil {
-		if e := k.check(p); e != nil {
-			e.Path = "dependency.admission." + e.Path
-			return e
-		}
-	}
-	return nil
-}
+func (v *Admission) TableKinds() []Kind   { return admissionTable().infos() }
 
 // on reports whether v sheds or reorders anything.
 func (v *Admission) on() bool { return v.Kind != "" && v.Kind != "none" }
@@ -122,7 +70,7 @@ func (v *Admission) on() bool { return v.Kind != "" && v.Kind != "none" }
 // admitter makes the rule v names for ticks of tickNs nanoseconds; nil for
 // none.
 func (v *Admission) admitter(tickNs int64) admitter {
-	k, _ := lookupAdmission(v.Kind)
+	k, _ := admissionTable().lookup(v.Kind)
 	if k.make == nil {
 		return nil
 	}

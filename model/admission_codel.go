@@ -31,8 +31,8 @@ type codel struct{ target, interval int64 }
 
 func codelAdmissionKind() admissionKind {
 	return admissionKind{Kind: Kind{Name: "codel", Doc: "CoDel as Facebook applies it to requests: a call may wait at most target while the room has not been empty for the last interval, else at most interval; longer waiters are shed", Engines: OnStochastic,
-		Params: CoDelParams{Target: Duration(5 * time.Millisecond), Interval: Duration(100 * time.Millisecond)}},
-		make: func(params any, tickNs int64) admitter { return newCoDel(params.(CoDelParams), tickNs) }, check: checkCoDel}
+		Params: CoDelParams{Target: Duration(5 * time.Millisecond), Interval: Duration(100 * time.Millisecond)}, check: checkCoDel},
+		make: func(params any, tickNs int64) admitter { return newCoDel(params.(CoDelParams), tickNs) }}
 }
 
 func newCoDel(p CoDelParams, tickNs int64) codel {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 	"sync"
 	"time"
 )
@@ -159,16 +158,10 @@ var breakerKinds = sync.OnceValue(func() []breakerKind {
 	}
 })
 
-func lookupBreaker(name string) (breakerKind, bool) {
-	if name == "" {
-		name = "none"
-	}
-	for _, k := range breakerKinds() {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return breakerKind{}, false
+// breakerTable is the circuit breakers as a Breaker picks one; no kind is
+// none.
+func breakerTable() kindTable[breakerKind] {
+	return kindTable[breakerKind]{kinds: breakerKinds, unset: "none"}
 }
 
 // bounds: the keys every breaker shares, for each kind with a trip rule
@@ -184,47 +177,19 @@ func (b *Breaker) bounds(dst []Bound) []Bound {
 
 func (b *Breaker) kind() string { return b.Kind }
 
-// TableKind, SetTableKind, TableParams and SetTableParams make a breaker a
-// KindTable.
+// TableKind, SetTableKind, TableParams, SetTableParams and TableKinds make
+// a breaker a KindTable.
 func (b *Breaker) TableKind() string { return b.Kind }
-
 func (b *Breaker) SetTableKind(name string) error {
-	k, ok := lookupBreaker(name)
-	if !ok {
-		return checkKind("kind", name, breakerKinds())
-	}
-	if name != b.Kind || b.Params == nil {
-		b.Kind, b.Params = name, k.Params
-	}
-	return nil
+	return breakerTable().setKind(&b.Kind, &b.Params, name)
 }
-
-func (b *Breaker) TableParams() any {
-	if b.Params == nil {
-		if k, ok := lookupBreaker(b.Kind); ok {
-			return k.Params
-		}
-	}
-	return b.Params
-}
-
+func (b *Breaker) TableParams() any     { return breakerTable().params(b.Kind, b.Params) }
 func (b *Breaker) SetTableParams(p any) { b.Params = p }
-
-func (b *Breaker) TableKinds() []Kind { return kindsOf(breakerKinds()) }
-
-// validateKind refuses a kind the registry does not hold, and parameters
-// that are not the kind's; path names the table ("layer.0.breaker.").
-func (b *Breaker) validateKind(path string) *FieldError {
-	if e := checkKind(path+"kind", b.Kind, breakerKinds()); e != nil && b.Kind != "" {
-		return e
-	}
-	k, _ := lookupBreaker(b.Kind)
-	return paramsOf(strings.TrimSuffix(path, "."), k.Kind, b.TableParams())
-}
+func (b *Breaker) TableKinds() []Kind   { return breakerTable().infos() }
 
 // plan resolves the breaker, spans in ticks.
 func (b *Breaker) plan(ticks func(Duration) int64) BreakerPlan {
-	k, _ := lookupBreaker(b.Kind)
+	k, _ := breakerTable().lookup(b.Kind)
 	if k.rule == BreakerNone {
 		return BreakerPlan{}
 	}

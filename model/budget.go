@@ -53,63 +53,21 @@ type hedgeCharger interface {
 // file writes for it then override them.
 type Budget struct {
 	Kind  string `toml:"kind" doc:"none, or one of the budget kinds below"`
-	Scope string `toml:"scope" oneof:"chain,layer,client,dependency" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none)"`
+	Scope string `toml:"scope" oneof:"chain,layer,client,dependency,edge,caller,callee" doc:"chain (one budget for the whole chain, retries tagged), layer (each layer its own), client (each client its own) or dependency (one for the calls to the dependency; the layers above have none); in a graph, edge, caller or callee (see graph)"`
 	// Params are the kind's keys: a value of its parameter struct; nil for
 	// none (and, before Resolve, for a kind whose defaults stand).
 	Params any `toml:"-"`
 }
 
-// TableKind, SetTableKind, TableParams and SetTableParams make a budget a
-// KindTable.
+// TableKind, SetTableKind, TableParams, SetTableParams and TableKinds make
+// a budget a KindTable.
 func (b *Budget) TableKind() string { return b.Kind }
-
 func (b *Budget) SetTableKind(name string) error {
-	k, ok := lookupBudget(name)
-	if !ok {
-		return b.validateKindOf(name)
-	}
-	if name != b.Kind || b.Params == nil {
-		b.Kind, b.Params = name, k.Params
-	}
-	return nil
+	return budgetTable().setKind(&b.Kind, &b.Params, name)
 }
-
-func (b *Budget) TableParams() any {
-	if b.Params == nil {
-		if k, ok := lookupBudget(b.Kind); ok {
-			return k.Params
-		}
-	}
-	return b.Params
-}
-
+func (b *Budget) TableParams() any     { return budgetTable().params(b.Kind, b.Params) }
 func (b *Budget) SetTableParams(p any) { b.Params = p }
-
-func (b *Budget) TableKinds() []Kind { return kindsOf(budgetKinds()) }
-
-// validateKind refuses a kind the registry does not hold.
-func (b *Budget) validateKind() *FieldError { return b.validateKindOf(b.Kind) }
-
-func (b *Budget) validateKindOf(name string) *FieldError {
-	return checkKind("budget.kind", name, budgetKinds())
-}
-
-// validate checks the kind's parameters: that they are the kind's, and its
-// own checks beyond their ranges.
-func (b *Budget) validate() *FieldError {
-	k, _ := lookupBudget(b.Kind)
-	p := b.TableParams()
-	if e := paramsOf("budget", k.Kind, p); e != nil {
-		return e
-	}
-	if k.check != nil {
-		if e := k.check(p); e != nil {
-			e.Path = "budget." + e.Path
-			return e
-		}
-	}
-	return nil
-}
+func (b *Budget) TableKinds() []Kind   { return budgetTable().infos() }
 
 // BudgetPlan is the retry budget resolved: its kind, its scope, and the
 // kind's parameters, with the tick its spans are counted in.
@@ -131,19 +89,18 @@ const (
 	ScopeLayer                         // each layer its own
 	ScopeClient                        // each client its own
 	ScopeDependency                    // one for the calls to the dependency; none above
+	ScopeGraph                         // a graph's: each layer the budget GraphNode.Budget says (edge, caller or callee)
 )
 
 // budgetKind is one registered kind of retry budget: its Kind (name, doc,
-// engines, parameters with their defaults), what makes its state from its
-// plan, the parameter whose larger values let more retries through (for
-// the test that they never refuse more), and its own checks of its keys
-// beyond their ranges.
+// engines, parameters with their defaults and checks), what makes its
+// state from its plan, and the parameter whose larger values let more
+// retries through (for the test that they never refuse more).
 type budgetKind struct {
 	Kind
 	make     func(b *BudgetPlan, r *rng) budget // nil for none
 	more     string
-	check    func(params any) *FieldError // a problem with one of its keys, named by the key alone
-	timeouts bool                         // succeed needs afterTimeout
+	timeouts bool // succeed needs afterTimeout
 }
 
 func (k budgetKind) info() Kind { return k.Kind }
@@ -165,15 +122,9 @@ var budgetKinds = sync.OnceValue(func() []budgetKind {
 	}
 })
 
-// lookupBudget finds a budget kind by name.
-func lookupBudget(name string) (budgetKind, bool) {
-	for _, k := range budgetKinds() {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return budgetKind{}, false
-}
+// budgetTable is the retry budgets as a Budget picks one: a budget names
+// its kind ("none" for no budget).
+func budgetTable() kindTable[budgetKind] { return kindTable[budgetKind]{kinds: budgetKinds} }
 
 // budgets holds a run's retry budgets and applies the scope: one budget for
 // the whole chain (retries are tagged, so every layer's retries and
@@ -191,11 +142,12 @@ type budgets struct {
 	// timeouts: the kind charges a retry after a timeout apart, so the
 	// engines keep retries after timeouts apart from others.
 	timeouts bool
+	graph    *GraphPlan // ScopeGraph: which budget covers which layer
 }
 
 // newBudgets makes the budgets of a run with the given layers and clients.
 func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
-	k, ok := lookupBudget(p.Budget.Kind)
+	k, ok := budgetTable().lookup(p.Budget.Kind)
 	if !ok || k.make == nil {
 		return budgets{}
 	}
@@ -205,8 +157,10 @@ func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
 		n = layers
 	case ScopeClient:
 		n = int(clients)
+	case ScopeGraph:
+		n = p.Graph.Budgets
 	}
-	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts}
+	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts, graph: p.Graph}
 	for i := range b.list {
 		b.list[i] = k.make(&p.Budget, r)
 		if t, ok := b.list[i].(ticker); ok {
@@ -233,6 +187,8 @@ func (b *budgets) of(layer int8, client int32) budget {
 		if layer != b.bottom {
 			return nil
 		}
+	case ScopeGraph:
+		return b.list[b.graph.Nodes[layer].Budget]
 	}
 	return b.list[0]
 }
@@ -240,7 +196,7 @@ func (b *budgets) of(layer int8, client int32) budget {
 // counts reports whether a layer's first tries and successes count for its
 // budget: a shared budget counts the user's only.
 func (b *budgets) counts(layer int8) bool {
-	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency
+	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency || b.scope == ScopeGraph
 }
 
 // ticks reports whether the budgets need tick.

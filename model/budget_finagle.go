@@ -40,13 +40,13 @@ func (p *FinagleParams) bounds(dst []Bound) []Bound {
 
 func finagleKind() budgetKind {
 	return budgetKind{Kind: Kind{Name: "finagle", Doc: "Finagle's RetryBudget: every request deposits, a retry withdraws, deposits expire after ttl; about percent_can_retry of the requests may retry, on top of min_retries_per_sec",
-		Engines: OnBoth, Params: FinagleParams{TTL: Duration(10 * time.Second), MinRetriesPerSec: 10, PercentCanRetry: 0.2}}, make: newFinagleBudget, more: "percent_can_retry",
+		Engines: OnBoth, Params: FinagleParams{TTL: Duration(10 * time.Second), MinRetriesPerSec: 10, PercentCanRetry: 0.2},
 		check: func(p any) *FieldError {
 			if q := p.(FinagleParams); q.PercentCanRetry == 0 && q.MinRetriesPerSec == 0 {
 				return bad("percent_can_retry", "with min_retries_per_sec = 0 too, the budget allows no retry at all")
 			}
 			return nil
-		}}
+		}}, make: newFinagleBudget, more: "percent_can_retry"}
 }
 
 func newFinagleBudget(b *BudgetPlan, _ *rng) budget {

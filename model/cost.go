@@ -86,9 +86,10 @@ func (p *Plan) peakLoad() float64 {
 // groupSize is the bytes one group holds in a run of p: the group and its
 // place in the free list, and the extra part every group has when bottom
 // tries are hedged, cancellation lists children or the top layer's groups
-// hold their request's arrival (measure_latency).
+// hold their request's arrival (measure_latency), or a graph's services
+// call others in parallel.
 func (p *Plan) groupSize() int64 {
-	if p.Cancel || p.Latencies || len(p.Chain) > 0 && p.Chain[len(p.Chain)-1].Hedge.Delay > 0 {
+	if p.Cancel || p.Latencies || p.Graph != nil || len(p.Chain) > 0 && p.Chain[len(p.Chain)-1].Hedge.Delay > 0 {
 		return groupBytes + extraBytes
 	}
 	return groupBytes

@@ -157,6 +157,89 @@
 // the order of the "Retries and Storm Risk" article's loop, which is part of
 // that generator's definition and reproduces its tables digit for digit.
 //
+// # Service graphs
+//
+// A scenario may describe a graph instead of a chain (graph.go): services,
+// each with a server of its own or none (graph.service.N.server, a
+// dependency's keys), and edges, the calls a service makes to another,
+// each with a layer's policy (attempts, timeout, backoff, breaker,
+// limiter). The edge without from is the entry point: the users' call. A
+// service that makes several calls makes them in parallel, needing all,
+// any or a quorum of them, or in sequence, each after the one before
+// succeeded; with a server of its own, it makes them once its server has
+// served the call it answers. The queue and markov engines model a chain
+// and refuse a graph by name.
+//
+// Resolve unfolds the graph from the entry point into a tree of calls (a
+// service reached by two paths is called on each, and its one server
+// serves both: a shared dependency) and lowers the scenario to the chain
+// of those calls: each is a layer of Plan.Chain, its place in the tree a
+// GraphNode, and every rule a chain's layer has (its breaker, its
+// limiter, its budget scope, the request's deadline passed down)
+// applies to it unchanged. A graph of one path whose services have no
+// server but the last is a chain, and resolves to the chain's very Plan
+// (TestChainAsGraph); every other graph gets a GraphPlan, with the plan
+// each service's server runs on.
+//
+// The engine keeps its unit, the group: n instances of one call's try.
+// Passed down, the group's calls go to its service's server, or without
+// one straight to the service's own calls (graph_run.go). In sequence, the
+// next call starts for the instances whose call before succeeded; one that
+// failed for good fails its instance. In parallel, every call starts at
+// once for a batch of the group's instances: all n of them for a service
+// without a server; for one with a server, those its server has just
+// answered, as it may serve a group's calls over several ticks (a FIFO
+// server under load) or answer them after different times (a service-time
+// law). A batch's instances are counted by state: which of its calls are
+// still out and how many succeeded (graph_fan.go). The group holds the
+// counts of its first batch, and of a later one once every call made for
+// the group itself has been answered; any other batch gets a hop, a group
+// of the same call that is no try, which holds its counts: its calls are
+// made for it (their retries too), their answers come back to it, and what
+// they decide goes on to the group; a caller who gives up on the group
+// gives up on the hop's calls too. When answers to one call come back for
+// k instances of a batch, which k is drawn by a multivariate
+// hypergeometric split over the batch's states in which that call is out.
+// The instances of a batch made their calls together, in the same groups,
+// so they are exchangeable and the split is exact in distribution
+// (TestFanPerBatch: answers to calls made in one tick never decide a
+// request served in another), and a fan-out costs a few states per batch
+// instead of a group per request. An instance succeeds once need of its
+// calls have, and fails once they no longer can; the calls it still has
+// out go on (a parallel call once sent is not withdrawn), and a success
+// they bring is wasted work. Each service with a server has its own, kept
+// together in a serverSet (graph_servers.go): while one of them acts, the
+// plan in force is that server's (the run's plan with the service's
+// ServerPlan), so the server kinds and the rules of a served call read
+// their own server's keys. Health is the goodput the users at the entry
+// point see. A budget may be scoped per edge, per caller (the service
+// making the calls) or per callee (the service called; graph_plan.go's
+// budgets): two services retrying into one database then share the
+// database's budget. A graph's results add failed_share and, per service,
+// <name>.tries, .retries, .failed and .calls (graph_columns.go); a graph
+// of one path, being a chain, has the chain's columns only.
+//
+// The cost is the groups: a call of the unfolded tree is a group per tick
+// and per retry, where a chain of one layer is one group per tick whatever
+// its load; a service with a server that calls others in parallel adds a
+// hop for each batch its server answers while calls made for the group
+// itself are still out. An hour at 10,000 requests a second through 10 services and
+// 20 edges (26 calls a request, BenchmarkGraph10) opens 38 groups a tick
+// against 17 for a chain of 16 layers making as many calls
+// (BenchmarkChain16Like10); one group per request (as rng = "minstd" runs)
+// would open some 260,000 a second.
+//
+// A fault that hits a server (outage, degradation, slowdown) names its
+// service (fault.service; it may be left out when only one service has a
+// server), and that server's plan alone has it; a spike hits the users'
+// arrivals.
+//
+// Not modelled yet in a graph other than a chain, and refused by key:
+// unforeseen faults, changes, network delay, hedging, rng = "minstd",
+// retry_at, the flat chain, budget.scope = "dependency", the queue health
+// rule, initial.abandoned, a worker pool, flaky requests, servers that
+// differ in drop_expired, several entry points.
+//
 // # Healthy, recovered and the verdict
 //
 // Health is judged where the user is, at the edge of the chain. For a
@@ -226,7 +309,12 @@
 // experiments/README.md, the report's scenario table, the explorer's form and the
 // tests' lists. A registry is built once per process (sync.OnceValue) and
 // shared, read only, as is the table of the scenario's parsed tags
-// (field_tag.go): every run validates its scenario against them.
+// (field_tag.go): every run validates its scenario against them. A table
+// whose kind owns keys of its own (a budget, a breaker, a concurrency
+// limiter, a service-time law, an admission rule) holds its kind and its
+// parameters as fields; the rules they follow (an empty kind, a kind's
+// defaults, switching kind, the checks Validate makes) are its family's
+// kindTable's (kind_table.go), which its KindTable methods call.
 //
 // # Adding a budget kind
 //
@@ -282,7 +370,7 @@
 // refused by name on the queue engine, which its Engines leave out), offered
 // by the explorer's form, run at both ends of its range by TestBounds, and
 // checked by TestBudgetsMonotone (a larger value of the key named by more
-// never refuses more retries). A check function beside make takes the
+// never refuses more retries). A check function in its Kind takes the
 // kind's own rules beyond its ranges (see finagleKind), and a test of its
 // arithmetic step by step belongs in budget_test.go;
 // cmd/stormlab's TestAddABudgetKind builds a copy of the module with this

@@ -14,6 +14,8 @@ type Fault struct {
 	InService string `toml:"in_service" oneof:",finish,fail,hang" engines:"stochastic" doc:"outage at a worker pool: what becomes of the calls on its workers when it starts: finish (they finish their service, and no call starts until it ends), fail (they fail at once, as when the process crashes) or hang (they stop until the outage ends, then take the rest of their service, as when the process freezes); empty = finish"`
 	// Unforeseen faults are the live explorer's: see unforeseen.go.
 	Unforeseen bool `toml:"unforeseen" doc:"the run takes the fault up at its start, as it takes up a [[scenario.change]], instead of planning for it from the beginning: a fault injected into a live run, which stormlab serve exports so; the same in distribution, not draw for draw"`
+	// Service is the graph's service a fault hits (graph.go).
+	Service string `toml:"service" engines:"stochastic" doc:"a service graph: the service whose server an outage, degradation or slowdown hits (a spike hits the arrivals and names none)"`
 }
 
 // bounds: a slowdown by a factor below 1/1000 would be a speed-up to a

@@ -19,7 +19,9 @@ const (
 // retry, the group is split by sampling, which is exact in distribution.
 // A group exists from the tick it starts until nothing refers to it; before
 // it starts it is only an event (a retry waiting out its backoff, or a call
-// crossing the network), so waiting costs no group.
+// crossing the network), so waiting costs no group. In a service graph a
+// group may also be a hop, no try but a batch of its parent's instances
+// whose parallel calls started together (callOut).
 type group struct {
 	parent   *group
 	x        *groupExtra // what only some runs need; nil until one does
@@ -61,10 +63,18 @@ type groupExtra struct {
 	// while its entries there still count them (see queueServer).
 	excess int64
 	side   uint8 // with hg: 0 for the original calls, 1 for their hedges
+	// hop: the group is no try but a batch of its parent's instances
+	// whose parallel calls started together after an earlier batch's
+	// (see callOut); its fan is the batch's.
+	hop bool
 	// limIn: on a layer with an adaptive concurrency limit, the tries in
 	// flight under it when g's were sent (born: the tick they were); at
 	// most its max_limit, 10^9 (Validate), so it fits.
 	limIn int32
+	// fan: a graph, a service that calls others in parallel: the
+	// instances of the batch whose calls were made for g, by the state of
+	// their calls (graph_fan.go).
+	fan *fan
 }
 
 // ext returns g's extra part, made on first use.
@@ -74,6 +84,23 @@ func (g *group) ext() *groupExtra {
 	}
 	return g.x
 }
+
+// clearExtra empties the extra part a recycled g kept, for a group opened
+// anew; its fan's room is kept.
+func (g *group) clearExtra() {
+	if g.x == nil {
+		return
+	}
+	fn := g.x.fan
+	if fn != nil {
+		*fn = (*fn)[:0]
+	}
+	*g.x = groupExtra{fan: fn}
+}
+
+// isHop reports whether g is a hop: a batch of its parent's instances
+// (see callOut), not a try.
+func (g *group) isHop() bool { return g.x != nil && g.x.hop }
 
 // noDeadline is group.dl for a request without a deadline.
 const noDeadline = math.MaxInt32

@@ -106,7 +106,7 @@ func trimZero(s string) string {
 // Sizes of the live state's parts, for the memory cap.
 const (
 	groupBytes  = 72  // a group, and its place in the free list
-	extraBytes  = 64  // a group's extra part (hedging, cancellation)
+	extraBytes  = 72  // a group's extra part (hedging, cancellation, a graph's parallel calls)
 	eventBytes  = 32  // a scheduled event
 	entryBytes  = 24  // a queued entry, a cohort
 	seriesBytes = 120 // a row of a series

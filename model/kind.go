@@ -80,9 +80,10 @@ func (e EngineSet) String() string {
 // what it does in one line, the engines that model it, and its own keys.
 // A kind with keys of its own has a parameter struct (Params, a struct value
 // holding the kind's defaults, whose toml and doc tags name and describe
-// its keys and whose bounds method declares their ranges); a kind whose
-// keys are those of a table all the family's kinds share (a fault's
-// capacity, a backoff's base) names the ones it reads in Reads.
+// its keys and whose bounds method declares their ranges) and may have a
+// check of the rules they follow beyond their ranges; a kind whose keys
+// are those of a table all the family's kinds share (a fault's capacity, a
+// backoff's base) names the ones it reads in Reads.
 type Kind struct {
 	Name    string
 	Doc     string
@@ -93,6 +94,10 @@ type Kind struct {
 	// it ("capacity = 0 and latency_slope > 0" for the latency server);
 	// empty for a kind the key names.
 	PickedBy string
+	// check, when set, refuses parameters (Params' type) that break the
+	// kind's own rules beyond their ranges, naming the key alone
+	// ("percent_can_retry"); Validate adds the table's path.
+	check func(params any) *FieldError
 }
 
 // Family is one registry of kinds.
@@ -261,7 +266,9 @@ func checkKind[E registered](path, value string, entries []E) *FieldError {
 // are its fields (kind, and the shared ones) and the fields of its kind's
 // parameter struct, held as a value. The code that reads and writes the
 // scenario by its keys (assignment by path, the key lists, the ranges, the
-// export) reaches the parameters through this interface.
+// export) reaches the parameters through this interface; each table's
+// methods hand its fields to its family's kindTable (kind_table.go), which
+// holds the rules they follow.
 type KindTable interface {
 	TableKind() string
 	// SetTableKind switches the table to the kind named, with that kind's
@@ -274,16 +281,4 @@ type KindTable interface {
 	SetTableParams(p any)
 	// TableKinds is the family's registry.
 	TableKinds() []Kind
-}
-
-// paramsOf checks that p holds the parameters of kind k (a table whose kind
-// changed keeps no other kind's); path names the table.
-func paramsOf(path string, k Kind, p any) *FieldError {
-	switch {
-	case k.Params == nil && p == nil:
-		return nil
-	case k.Params == nil || p == nil || reflect.TypeOf(p) != reflect.TypeOf(k.Params):
-		return bad(path, "holds the keys of another kind than %q (internal: %T)", k.Name, p)
-	}
-	return nil
 }

@@ -34,8 +34,7 @@ type Limiter struct {
 // what makes its rule from its plan (nil for none).
 type limiterKind struct {
 	Kind
-	make  func(p *LimiterPlan) limitRule
-	check func(params any) *FieldError // a problem with one of its keys, named by the key alone
+	make func(p *LimiterPlan) limitRule
 }
 
 func (k limiterKind) info() Kind { return k.Kind }
@@ -52,16 +51,10 @@ var limiterKinds = sync.OnceValue(func() []limiterKind {
 	}
 })
 
-func lookupLimiter(name string) (limiterKind, bool) {
-	if name == "" {
-		name = "none"
-	}
-	for _, k := range limiterKinds() {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return limiterKind{}, false
+// limiterTable is the concurrency limiters as a Limiter picks one; no kind
+// is none.
+func limiterTable() kindTable[limiterKind] {
+	return kindTable[limiterKind]{kinds: limiterKinds, unset: "none"}
 }
 
 // limitRule is the rule that sets a limiter's limit: fixed, or adapted from
@@ -91,7 +84,7 @@ func (l *Limiter) bounds(dst []Bound) []Bound {
 
 // kindBounds is bounds for one kind: what validation checks.
 func (l *Limiter) kindBounds(kind string, dst []Bound) []Bound {
-	if k, ok := lookupLimiter(kind); !ok || k.Params == nil {
+	if k, ok := limiterTable().lookup(kind); !ok || k.Params == nil {
 		return dst
 	}
 	return append(dst, Bound{"queue_limit", kind, Range{0, 1e9, "tries"}, &l.QueueLimit},
@@ -100,60 +93,18 @@ func (l *Limiter) kindBounds(kind string, dst []Bound) []Bound {
 
 func (l *Limiter) kind() string { return l.Kind }
 
-// TableKind, SetTableKind, TableParams and SetTableParams make a limiter a
-// KindTable.
+// TableKind, SetTableKind, TableParams, SetTableParams and TableKinds make
+// a limiter a KindTable.
 func (l *Limiter) TableKind() string { return l.Kind }
-
 func (l *Limiter) SetTableKind(name string) error {
-	k, ok := lookupLimiter(name)
-	if !ok {
-		return checkKind("kind", name, limiterKinds())
-	}
-	if name != l.Kind || l.Params == nil {
-		l.Kind, l.Params = name, k.Params
-	}
-	return nil
+	return limiterTable().setKind(&l.Kind, &l.Params, name)
 }
-
-func (l *Limiter) TableParams() any {
-	if l.Params == nil {
-		if k, ok := lookupLimiter(l.Kind); ok {
-			return k.Params
-		}
-	}
-	return l.Params
-}
-
+func (l *Limiter) TableParams() any     { return limiterTable().params(l.Kind, l.Params) }
 func (l *Limiter) SetTableParams(p any) { l.Params = p }
-
-func (l *Limiter) TableKinds() []Kind { return kindsOf(limiterKinds()) }
+func (l *Limiter) TableKinds() []Kind   { return limiterTable().infos() }
 
 // on reports whether the limiter limits anything.
 func (l *Limiter) on() bool { return l.Kind != "" && l.Kind != "none" }
-
-// validateKind refuses a kind the registry does not hold, parameters that
-// are not the kind's, and the kind's own rules beyond its ranges; layer
-// names the layer ("layer.0."), and the names are built only for an error.
-func (l *Limiter) validateKind(layer string) *FieldError {
-	k, ok := lookupLimiter(l.Kind)
-	if !ok {
-		return checkKind(layer+"limiter.kind", l.Kind, limiterKinds())
-	}
-	p := l.TableParams()
-	if k.Params == nil && p == nil {
-		return nil
-	}
-	if e := paramsOf(layer+"limiter", k.Kind, p); e != nil {
-		return e
-	}
-	if k.check != nil {
-		if e := k.check(p); e != nil {
-			e.Path = layer + "limiter." + e.Path
-			return e
-		}
-	}
-	return nil
-}
 
 // limitsCheck is the check every adaptive kind shares: its initial limit
 // between its least and its most.
@@ -199,6 +150,6 @@ func (l *Limiter) plan(tickNs int64) LimiterPlan {
 
 // rule makes the limiter's rule from its plan.
 func (l *LimiterPlan) rule() limitRule {
-	k, _ := lookupLimiter(l.Kind)
+	k, _ := limiterTable().lookup(l.Kind)
 	return k.make(l)
 }

@@ -42,12 +42,12 @@ func (p *AIMDParams) bounds(dst []Bound) []Bound {
 
 func aimdKind() limiterKind {
 	return limiterKind{Kind: Kind{Name: "aimd", Doc: "Netflix concurrency-limits' AIMDLimit: +1 on a success sent with at least half the limit in use, × backoff_ratio on a drop (an error, a timeout, an answer after rtt_timeout)",
-		Engines: OnStochastic, Params: AIMDParams{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, BackoffRatio: 0.9, RTTTimeout: Duration(5 * time.Second)}},
-		make: newAIMD,
+		Engines: OnStochastic, Params: AIMDParams{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, BackoffRatio: 0.9, RTTTimeout: Duration(5 * time.Second)},
 		check: func(p any) *FieldError {
 			q := p.(AIMDParams)
 			return limitsCheck(q.InitialLimit, q.MinLimit, q.MaxLimit)
-		}}
+		}},
+		make: newAIMD}
 }
 
 func newAIMD(p *LimiterPlan) limitRule {

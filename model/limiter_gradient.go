@@ -65,12 +65,12 @@ func (p *GradientParams) bounds(dst []Bound) []Bound {
 
 func gradientKind() limiterKind {
 	return limiterKind{Kind: Kind{Name: "gradient", Doc: "Netflix concurrency-limits' Gradient2Limit: the limit scaled by max(0.5, min(1, rtt_tolerance × long-term RTT / short-term RTT)) plus queue_size, smoothed",
-		Engines: OnStochastic, Params: GradientParams{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, Smoothing: 0.2, RTTTolerance: 1.5, LongWindow: 600, QueueSize: 4}},
-		make: newGradient,
+		Engines: OnStochastic, Params: GradientParams{InitialLimit: 20, MinLimit: 20, MaxLimit: 200, Smoothing: 0.2, RTTTolerance: 1.5, LongWindow: 600, QueueSize: 4},
 		check: func(p any) *FieldError {
 			q := p.(GradientParams)
 			return limitsCheck(q.InitialLimit, q.MinLimit, q.MaxLimit)
-		}}
+		}},
+		make: newGradient}
 }
 
 func newGradient(p *LimiterPlan) limitRule {

@@ -61,6 +61,9 @@ type ChainPlan struct {
 	Cancel           bool     // a caller that gives up cancels everything below it
 	Deadline         int64    // ticks the edge gives a request; −1 = none
 	Breakers         bool     // some layer has a circuit breaker
+	// Graph is a service graph's tree of calls, each a layer of Chain;
+	// nil for a chain (and a graph of one path, which is one).
+	Graph *GraphPlan
 }
 
 // ArrivalPlan is how requests arrive, resolved.

@@ -11,6 +11,15 @@ import (
 // it asks for, and returns the Plan the engines run. The error is a
 // *FieldError naming the key.
 func (s *Scenario) Resolve() (*Plan, error) {
+	if s.Graph.on() {
+		return s.resolveGraph()
+	}
+	return s.resolve()
+}
+
+// resolve is Resolve for a chain, or a graph lowered to the chain of its
+// unfolded calls (resolveGraph).
+func (s *Scenario) resolve() (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -46,7 +55,7 @@ func (s *Scenario) Resolve() (*Plan, error) {
 	p.resolveServer(s)
 	p.Budget = BudgetPlan{Kind: s.Budget.Kind, Params: s.Budget.TableParams(), TickNs: p.TickNs}
 	switch s.Budget.Scope {
-	case "layer":
+	case "layer", "edge", "caller", "callee": // a chain's edges, callers and callees are its layers
 		p.Budget.Scope = ScopeLayer
 	case "client":
 		p.Budget.Scope = ScopeClient

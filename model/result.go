@@ -106,6 +106,9 @@ type Result struct {
 	// Windows are the windowed means asked for (Options.Windows), in
 	// WindowMetrics order.
 	Windows []WindowValue
+	// Graph are a graph's columns (GraphMetrics), means over the
+	// replicates and their spread; nil for a chain.
+	Graph []WindowValue
 	// Markov is what the markov engine reads from its chain; zero for the
 	// other engines.
 	Markov   MarkovMetrics
@@ -190,6 +193,15 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 	}
 	runs := make([]Metrics, p.Replicates)
 	var res Result
+	var graphs [][]float64 // a graph's columns, by replicate
+	if p.Engine == EngineStochastic && p.Graph != nil {
+		run = func(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string) {
+			var v []float64
+			m, s, w := runStochasticTo(p, seed, series, g, &v)
+			graphs = append(graphs, v)
+			return m, s, w
+		}
+	}
 	// Every replicate records its series for a band or for windows.
 	band := opt.Series && p.Replicates > 1
 	var series []*Series
@@ -220,6 +232,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 	}
 	res.Band = newSeriesBand(series)
 	res.Windows = aggregateWindows(opt.Windows, windows)
+	res.Graph = aggregateColumns(GraphMetrics(p.Graph), graphs)
 	res.Metrics, res.SD, res.RecoveredShare, res.Spread = aggregate(runs)
 	res.Replicates = len(runs)
 	res.Warnings = append(res.Warnings, horizonWarnings(p, &res)...)

@@ -38,6 +38,7 @@ type Scenario struct {
 	RNG        string     `toml:"rng" oneof:"pcg,minstd" doc:"random generator: pcg (default) or minstd (Park-Miller 48271 with Knuth's Poisson sampler)"`
 	Replicates int        `toml:"replicates" doc:"seeded runs per cell; results report their mean and spread"`
 	Markov     MarkovKeys `toml:"markov" doc:"the markov engine's chain"`
+	Graph      Graph      `toml:"graph" engines:"stochastic" doc:"a service graph instead of the chain: services, each with its own server or none, and the calls between them (graph.go); replaces layer, layers and dependency; budget.scope may then be edge (each edge its own budget), caller (one per service, for the calls it makes) or callee (one per service, for the calls made to it)"`
 
 	// CancelAbandoned propagates a caller's give-up down the chain (stochastic engine).
 	CancelAbandoned bool `toml:"cancel_abandoned" engines:"stochastic" doc:"a caller that gives up on a call cancels everything below it (retries stop, calls still waiting at the dependency are withdrawn); false = the abandoned subtree keeps running"`
@@ -81,6 +82,9 @@ type Layer struct {
 	Breaker  Breaker  `toml:"breaker" doc:"circuit breaker on the layer's calls"`
 	Hedge    Hedge    `toml:"hedge" doc:"hedged requests: a second copy of a slow call"`
 	Limiter  Limiter  `toml:"limiter" doc:"client-side concurrency limit on the layer's tries: a bulkhead or an adaptive limit"`
+	// From and To make the layer an edge of a service graph (graph.go).
+	From string `toml:"from" doc:"graph edges only: the service that makes the call (empty: the users, an entry point)"`
+	To   string `toml:"to" doc:"graph edges only: the service called"`
 }
 
 func (l *Layer) bounds(dst []Bound) []Bound {
@@ -238,8 +242,14 @@ func (s *Scenario) chainLen() int {
 func (s *Scenario) chainLayer(i int) *Layer { return &s.Layer[min(i, len(s.Layer)-1)] }
 
 // FlatAttempts is the attempts one user request may put on the dependency
-// when every call fails: the product of the layers' attempts.
+// when every call fails: the product of the layers' attempts (a graph's:
+// their sum over its servers, Graph.attempts).
 func (s *Scenario) FlatAttempts() int {
+	if s.Graph.on() {
+		if sh, e := s.Graph.shape(); e == nil {
+			return s.Graph.attempts(sh)
+		}
+	}
 	p := 1
 	for i := range s.chainLen() {
 		p *= s.chainLayer(i).Attempts
@@ -390,9 +400,9 @@ func oneOf(path, v string, allowed ...string) *FieldError {
 func (s *Scenario) Validate() error {
 	check := []*FieldError{
 		checkKind("arrivals", s.Arrivals, arrivalKinds()),
-		s.Budget.validateKind(),
-		s.Dependency.Service.validateKind(),
-		s.Dependency.Admission.validateKind(),
+		budgetTable().checkKind("budget", s.Budget.Kind),
+		serviceTable().checkKind("dependency.service", s.Dependency.Service.Kind),
+		admissionTable().checkKind("dependency.admission", s.Dependency.Admission.Kind),
 		checkKind("dependency.queue", s.Dependency.Queue, queueNames()),
 		checkKind("dependency.network.kind", s.Dependency.Network.Kind, networkKinds()),
 	}
@@ -403,10 +413,13 @@ func (s *Scenario) Validate() error {
 		p := indexed("layer", i)
 		check = append(check, checkKind(p+"backoff.kind", l.Backoff.Kind, backoffKinds()),
 			checkKind(p+"backoff.jitter", l.Backoff.Jitter, jitterKinds()),
-			l.Breaker.validateKind(p+"breaker."))
+			breakerTable().check(p+"breaker", l.Breaker.Kind, l.Breaker.Params))
 	}
 	for i, f := range s.Fault {
 		check = append(check, checkKind(indexed("fault", i)+"kind", f.Kind, faultKinds()))
+		if f.Service != "" && !s.Graph.on() {
+			check = append(check, bad(indexed("fault", i)+"service", "names a service of a graph; this scenario has none (its fault hits the dependency)"))
+		}
 	}
 	for _, e := range check {
 		if e != nil {
@@ -438,10 +451,12 @@ func (s *Scenario) Validate() error {
 	}
 	for i, l := range s.Layer {
 		p := indexed("layer", i)
-		if e := l.Limiter.validateKind(p); e != nil {
+		if e := limiterTable().check(p+"limiter", l.Limiter.Kind, l.Limiter.Params); e != nil {
 			return e
 		}
 		switch h := l.Hedge; {
+		case l.From != "" || l.To != "":
+			return bad(p+"from", "from and to are a graph edge's keys (graph.edge), not a layer's")
 		case l.Backoff.JitterStep > 0 && l.Backoff.Jitter == "none":
 			return bad(p+"backoff.jitter_step", "steps a jittered wait; this backoff has jitter = \"none\"")
 		case h.Percentile > 0 && h.Delay == 0:
@@ -475,13 +490,13 @@ func (s *Scenario) Validate() error {
 	case i.Abandoned > 0 && s.Dependency.Queue == "none" && !s.Dependency.latencyPicked():
 		return bad("initial.abandoned", "a loss server (queue = \"none\") holds no calls")
 	}
-	if e := s.Budget.validate(); e != nil {
+	if e := budgetTable().checkParams("budget", s.Budget.Kind, s.Budget.Params); e != nil {
 		return e
 	}
-	if e := s.Dependency.Service.validate(); e != nil {
+	if e := serviceTable().checkParams("dependency.service", s.Dependency.Service.Kind, s.Dependency.Service.Params); e != nil {
 		return e
 	}
-	if e := s.Dependency.Admission.validate(); e != nil {
+	if e := admissionTable().checkParams("dependency.admission", s.Dependency.Admission.Kind, s.Dependency.Admission.Params); e != nil {
 		return e
 	}
 	return s.validateChanges()

@@ -150,11 +150,17 @@ func windowMeans(s *Series, ws []Window, end float64) []float64 {
 // aggregateWindows averages the replicates' window measurements (one slice
 // per replicate, in WindowMetrics order) into the cell's window values.
 func aggregateWindows(ws []Window, runs [][]float64) []WindowValue {
+	return aggregateColumns(WindowMetrics(ws), runs)
+}
+
+// aggregateColumns summarises the values of columns ms over replicates
+// (runs[r][k]: column k of replicate r): their mean and spread.
+func aggregateColumns(ms []Metric, runs [][]float64) []WindowValue {
 	if len(runs) == 0 {
 		return nil
 	}
 	var out []WindowValue
-	for _, m := range WindowMetrics(ws) {
+	for _, m := range ms {
 		out = append(out, WindowValue{Column: m.Name})
 	}
 	xs := make([]float64, len(runs))

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // queueServer is a dependency with a waiting room: calls wait in arrival
 // order and the server completes up to the tick's capacity, oldest first
@@ -30,11 +33,15 @@ type queueServer struct {
 
 // qEntry is calls of one group waiting at the dependency since tick at
 // (the first's of them, unless the room keeps ticks apart); g is nil once
-// the calls are abandoned and merged with their neighbours.
+// the calls are abandoned and merged with their neighbours. Ticks fit in
+// 32 bits (a run has at most 10^8, Validate), which keeps an entry 24 bytes.
 type qEntry struct {
 	g  *group
 	n  int64
-	at int64
+	at int32
+	// open is the last tick at which compact may take g for open, none of
+	// its calls withdrawn, without reading it (openUntil); −1: it reads g.
+	open int32
 }
 
 func (q *queueServer) begin(t int64, _ *Segment) { q.cl.advance(t) }
@@ -67,10 +74,10 @@ func (q *queueServer) arrive(g *group, n int64) {
 
 // enqueue puts n calls of g at the end of this room.
 func (q *queueServer) enqueue(g *group, n int64) {
-	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || q.q[k].at == q.s.now) {
+	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || int64(q.q[k].at) == q.s.now) {
 		q.q[k].n += n
 	} else {
-		q.q = append(q.q, qEntry{g: g, n: n, at: q.s.now})
+		q.q = append(q.q, qEntry{g: g, n: n, at: int32(q.s.now), open: q.openUntil(g)})
 		g.refs++
 	}
 	g.queued += n
@@ -128,7 +135,7 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (dropping || e.g.state == gsCancelled) {
 			e.n = 0 // withdrawn: no longer counted in queued
 		}
-		if e.n > 0 && s.now-e.at > limit {
+		if e.n > 0 && s.now-int64(e.at) > limit {
 			q.shed(e)
 		}
 		if e.n > 0 {
@@ -138,9 +145,9 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 			q.queued -= k
 			if g := e.g; g != nil && g.state == gsOpen {
 				g.queued -= k
-				start(g, k, e.at)
+				start(g, k, int64(e.at))
 			} else {
-				start(nil, k, e.at)
+				start(nil, k, int64(e.at))
 			}
 		}
 		if e.n <= 0 {
@@ -187,7 +194,7 @@ func (q *queueServer) shed(e *qEntry) {
 // shedOldest sheds the entries at the head of the room that waited more
 // than limit ticks: serving newest first, the room would not reach them.
 func (q *queueServer) shedOldest(limit int64) {
-	for q.head < len(q.q) && q.s.now-q.q[q.head].at > limit {
+	for q.head < len(q.q) && q.s.now-int64(q.q[q.head].at) > limit {
 		e := &q.q[q.head]
 		e.dropWithdrawn()
 		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (q.s.p.DropExpired || e.g.state == gsCancelled) {
@@ -207,7 +214,9 @@ func (q *queueServer) shedOldest(limit int64) {
 // compact merges neighbouring abandoned entries (their calls are only
 // counted from now on), drops withdrawn ones and reclaims served ones, when
 // the queue has doubled or as much has been served as is left: amortised
-// constant time per entry.
+// constant time per entry. An entry whose group is known to be open
+// (openUntil) is kept without reading the group: in a storm the groups
+// waiting are millions, rarely in cache.
 func (q *queueServer) compact() {
 	live := len(q.q) - q.head
 	grown := live >= 256 && live >= 2*q.compactAt
@@ -215,9 +224,16 @@ func (q *queueServer) compact() {
 	if !grown && !spent {
 		return
 	}
-	dropping := q.s.p.DropExpired
+	dropping, now, poison := q.s.p.DropExpired, q.s.now, q.s.p.poison
 	out := q.q[:0]
 	for _, e := range q.q[q.head:] {
+		if now <= int64(e.open) {
+			if poison && (e.g.state != gsOpen || e.g.excess() > 0) {
+				panic(fmt.Sprintf("stochastic engine: tick %d: a waiting group taken for open until tick %d is not", now, e.open))
+			}
+			out = append(out, e) // open: kept as it is
+			continue
+		}
 		e.dropWithdrawn()
 		if e.n == 0 {
 			if e.g != nil {
@@ -313,6 +329,20 @@ func (q *queueServer) withdraw(g *group, n int64) {
 	q.queued -= n
 	g.queued -= n
 	g.ext().excess += n
+}
+
+// openUntil is the last tick at which g, whose calls join the room now,
+// is sure to be open with none of its calls withdrawn: its deadline. Only
+// its timeout closes it then, which runs after the server works in that
+// tick, and withdraws its calls; unless it is closed already, the run
+// cancels abandoned work (cancel_abandoned, fixed for a run), or it has an
+// extra part (a hedged try, or one whose tries are stamped), which may
+// close it or withdraw calls earlier: then −1, and compact reads it.
+func (q *queueServer) openUntil(g *group) int32 {
+	if g.state != gsOpen || g.x != nil || q.s.p.Cancel {
+		return -1
+	}
+	return int32(min(g.deadline, math.MaxInt32))
 }
 
 // dropWithdrawn drops from an entry the calls of its group that were withdrawn.

@@ -24,12 +24,10 @@ type serviceLaw interface {
 
 // serviceKind is one registered service-time law: its Kind and what makes
 // it from its parameters (Params' type, or nil for a law that reads the
-// dependency's latency) and the dependency's latency, in seconds. check,
-// when set, takes the law's rules beyond its keys' ranges.
+// dependency's latency) and the dependency's latency, in seconds.
 type serviceKind struct {
 	Kind
-	make  func(params any, latency float64) serviceLaw
-	check func(params any) *FieldError
+	make func(params any, latency float64) serviceLaw
 }
 
 func (k serviceKind) info() Kind { return k.Kind }
@@ -144,74 +142,24 @@ type Service struct {
 	Params any `toml:"-"`
 }
 
-// lookupService finds a service-time law by name; "" is the constant law.
-func lookupService(name string) (serviceKind, bool) {
-	if name == "" {
-		name = "constant"
-	}
-	for _, k := range serviceKinds() {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return serviceKind{}, false
+// serviceTable is the service-time laws as a Service picks one; no kind
+// is the constant law.
+func serviceTable() kindTable[serviceKind] {
+	return kindTable[serviceKind]{kinds: serviceKinds, unset: "constant"}
 }
 
-// TableKind, SetTableKind, TableParams and SetTableParams make a service
-// law a KindTable.
+// TableKind, SetTableKind, TableParams, SetTableParams and TableKinds make
+// a service law a KindTable.
 func (v *Service) TableKind() string { return v.Kind }
-
 func (v *Service) SetTableKind(name string) error {
-	k, ok := lookupService(name)
-	if !ok {
-		return checkKind("dependency.service.kind", name, kindsOf(serviceKinds()))
-	}
-	if name != v.Kind || v.Params == nil {
-		v.Kind, v.Params = name, k.Params
-	}
-	return nil
+	return serviceTable().setKind(&v.Kind, &v.Params, name)
 }
-
-func (v *Service) TableParams() any {
-	if v.Params == nil {
-		if k, ok := lookupService(v.Kind); ok {
-			return k.Params
-		}
-	}
-	return v.Params
-}
-
+func (v *Service) TableParams() any     { return serviceTable().params(v.Kind, v.Params) }
 func (v *Service) SetTableParams(p any) { v.Params = p }
-
-func (v *Service) TableKinds() []Kind { return kindsOf(serviceKinds()) }
-
-// validateKind refuses a law the registry does not hold.
-func (v *Service) validateKind() *FieldError {
-	if v.Kind == "" {
-		return nil
-	}
-	return checkKind("dependency.service.kind", v.Kind, kindsOf(serviceKinds()))
-}
-
-// validate checks the law's parameters: that they are the law's, and its
-// own checks beyond their ranges.
-func (v *Service) validate() *FieldError {
-	k, _ := lookupService(v.Kind)
-	p := v.TableParams()
-	if e := paramsOf("dependency.service", k.Kind, p); e != nil {
-		return e
-	}
-	if k.check != nil {
-		if e := k.check(p); e != nil {
-			e.Path = "dependency.service." + e.Path
-			return e
-		}
-	}
-	return nil
-}
+func (v *Service) TableKinds() []Kind   { return serviceTable().infos() }
 
 // law makes the law v names, latency being the dependency's (in seconds).
 func (v *Service) law(latency float64) serviceLaw {
-	k, _ := lookupService(v.Kind)
+	k, _ := serviceTable().lookup(v.Kind)
 	return k.make(v.TableParams(), latency)
 }

@@ -39,9 +39,8 @@ type empiricalService struct {
 func empiricalServiceKind() serviceKind {
 	ms := func(n time.Duration) Duration { return Duration(n * time.Millisecond) }
 	return serviceKind{Kind: Kind{Name: "empirical", Doc: "a pasted histogram: time rises linearly between the given percentiles, from 0 at level 0 to max", Engines: OnStochastic,
-		Params: EmpiricalParams{P50: ms(20), P90: ms(45), P99: ms(180), P999: ms(300), Max: ms(400)}},
-		make:  func(params any, _ float64) serviceLaw { return newEmpirical(params.(EmpiricalParams)) },
-		check: checkEmpirical}
+		Params: EmpiricalParams{P50: ms(20), P90: ms(45), P99: ms(180), P999: ms(300), Max: ms(400)}, check: checkEmpirical},
+		make: func(params any, _ float64) serviceLaw { return newEmpirical(params.(EmpiricalParams)) }}
 }
 
 // checkEmpirical refuses percentiles that fall.

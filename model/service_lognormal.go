@@ -26,14 +26,14 @@ var z99 = math.Sqrt2 * math.Erfinv(0.98)
 
 func lognormalServiceKind() serviceKind {
 	return serviceKind{Kind: Kind{Name: "lognormal", Doc: "a lognormal time of the given median and 99th percentile", Engines: OnStochastic,
-		Params: LognormalParams{Median: Duration(50 * time.Millisecond), P99: Duration(500 * time.Millisecond)}},
-		make: func(params any, _ float64) serviceLaw { return newLognormal(params.(LognormalParams)) },
+		Params: LognormalParams{Median: Duration(50 * time.Millisecond), P99: Duration(500 * time.Millisecond)},
 		check: func(params any) *FieldError {
 			if p := params.(LognormalParams); p.P99 <= p.Median {
 				return bad("p99", "must be above median (%v), is %v", p.Median, p.P99)
 			}
 			return nil
-		}}
+		}},
+		make: func(params any, _ float64) serviceLaw { return newLognormal(params.(LognormalParams)) }}
 }
 
 // newLognormal is the lognormal law with p's median and 99th percentile.

@@ -54,6 +54,7 @@ type stoch struct {
 	breakers [][]*breaker // by layer, then client; nil without breakers
 	lims     *limiters    // the layers' concurrency limits; nil without
 	hedger   *hedger      // the bottom layer's hedging; nil without
+	graph    *graphRun    // a service graph's calls and servers; nil for a chain
 	flakyAcc float64      // constant arrivals: the flaky share's fraction carried
 
 	// gated, stamps and ends fold the checks of the policies a try meets
@@ -70,6 +71,12 @@ type stoch struct {
 
 // runStochastic runs one seeded replicate of p.
 func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string) {
+	return runStochasticTo(p, seed, series, g, nil)
+}
+
+// runStochasticTo is runStochastic; with a graph, *graph (when graph is
+// not nil) receives the values of its columns (GraphMetrics).
+func runStochasticTo(p *Plan, seed uint64, series bool, g *guard, graph *[]float64) (Metrics, *Series, []string) {
 	s := newStoch(p, seed, series)
 	s.g = g
 	defer s.r.release()
@@ -77,6 +84,9 @@ func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Serie
 	var ser *Series
 	if s.rec != nil {
 		ser = s.rec.done(s.srv.backlog(), s.inFlight())
+	}
+	if graph != nil && s.graph != nil {
+		*graph = s.graph.values(p.Graph, s.c.ok, s.c.failed)
 	}
 	return s.metrics(), ser, nil
 }
@@ -86,7 +96,12 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	for _, l := range p.Chain {
 		s.waits = append(s.waits, newWaits(l))
 	}
-	s.srv = newServer(s)
+	if p.Graph != nil {
+		s.graph = newGraphRun(s)
+		s.srv = s.graph.servers
+	} else {
+		s.srv = newServer(s)
+	}
 	if f, ok := s.srv.(fronted); ok {
 		if _, on := f.front(); on { // priority classes, for the whole run
 			s.front = f
@@ -185,7 +200,7 @@ func (s *stoch) nextTick(t int64) int64 {
 // per second). Otherwise such ticks are run one by one, as the numbers
 // they give depend on it in the last bits.
 func emptyJumpsExact(p *Plan, series bool) bool {
-	if p.Server != ServerLoss || p.Collapse.On() {
+	if p.Server != ServerLoss || p.Collapse.On() || p.Graph != nil {
 		return false
 	}
 	for i := range p.Faults {
@@ -263,6 +278,9 @@ func (s *stoch) step(t int64) {
 				s.startRoots(ev.client, ev.n)
 			case evAdmit:
 				s.admitWaiting(ev.layer, ev.client)
+			case evCallOut:
+				s.callOutEvent(ev)
+				s.gs.release(ev.g)
 			}
 		}
 	}

@@ -21,7 +21,10 @@ func (s *stoch) complete(g *group, k, extra int64) {
 			s.waste(f) // a failure nobody up the chain waits for
 		}
 	}
-	if k-f > 0 {
+	switch {
+	case k-f > 0 && s.graph != nil && s.graph.callsOut(g):
+		s.servedOut(g, k-f, extra)
+	case k-f > 0:
 		s.reply(g, k-f, answerOK, extra)
 	}
 	if f > 0 {
@@ -224,7 +227,7 @@ func (s *stoch) succeed(g *group, k int64) {
 		s.finished(g.client, k)
 		return
 	}
-	s.reply(g.parent, k, answerOK, 0)
+	s.up(g.parent, g.layer, k, answerOK)
 }
 
 // failCall reports that k calls of a layer that passed its breaker failed
@@ -243,6 +246,9 @@ func (s *stoch) failCall(parent *group, layer int8, client int32, k int64, out o
 // an answer no caller retries stays one on its way up. failCall is the way
 // for calls a breaker let through.
 func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out outcome, arrived int64) {
+	if s.graph != nil {
+		s.graph.failed[layer] += k
+	}
 	if parent == nil {
 		s.c.failed += k
 		s.tk.failures += k
@@ -252,7 +258,7 @@ func (s *stoch) failUp(parent *group, layer int8, client int32, k int64, out out
 		s.finished(client, k)
 		return
 	}
-	s.reply(parent, k, out, 0)
+	s.up(parent, layer, k, out)
 }
 
 // retryOrFail handles k instances of g that failed now (by timing out, or
@@ -365,8 +371,11 @@ func (s *stoch) cancelBelow(g *group) {
 		return
 	}
 	for _, k := range g.x.kids {
-		if k.state == gsOpen {
-			k.state = gsCancelled
+		if k.state != gsOpen {
+			continue
+		}
+		k.state = gsCancelled
+		if !k.isHop() { // a hop is no try: only its calls end
 			if s.lims != nil {
 				s.limitEnded(k, k.awaitedCopies(), limitIgnore)
 			}
@@ -377,8 +386,8 @@ func (s *stoch) cancelBelow(g *group) {
 			if k.pair() != nil {
 				s.pairOver(k.x.hg)
 			}
-			s.cancelBelow(k)
 		}
+		s.cancelBelow(k)
 	}
 	g.x.kids = nil
 }

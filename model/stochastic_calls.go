@@ -136,6 +136,9 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 	if attempt > 1 {
 		f |= startRetry
 	}
+	if s.graph != nil {
+		s.graph.sent(layer, attempt, n)
+	}
 	g := s.open(parent, layer, attempt, client, wait, f, dl, arrived, n)
 	if layer == s.bottom && s.hedger != nil {
 		s.hedgeLater(g)
@@ -159,9 +162,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
 	g.layer, g.state, g.retry, g.afterTimeout, g.flaky, g.gave = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), false
 	g.setReqDL(dl)
-	if g.x != nil {
-		*g.x = groupExtra{}
-	}
+	g.clearExtra()
 	if s.stamps {
 		if s.hedger != nil && layer == s.bottom {
 			g.ext().born = s.now
@@ -216,6 +217,10 @@ func (s *stoch) launch(g *group) {
 // down passes n calls of g to what is below it now: the next layer, or the
 // dependency.
 func (s *stoch) down(g *group, n int64) {
+	if s.graph != nil {
+		s.graphDown(g, n)
+		return
+	}
 	if g.layer == s.bottom {
 		s.toServer(g, n)
 		return

@@ -79,15 +79,25 @@ func attemptsFact(choices string) string {
 // numText writes a parameter's number as it is: 97.22, 100.
 func numText(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// rateText writes a capacity: a whole number as it is, another to four
-// significant digits (a worker pool's capacity, its workers over the mean
-// of its service law, is rarely whole: 100.0012 calls/s reads as 100).
+// rateText writes a capacity: a whole number as it is, with thousands
+// separators (100,000,000), another to four significant digits (a worker
+// pool's capacity, its workers over the mean of its service law, is
+// rarely whole: 100.0012 calls/s reads as 100).
 func rateText(x float64) string {
-	if x == math.Trunc(x) || x == 0 {
-		return numText(x)
+	v := x
+	if x != math.Trunc(x) {
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
 	}
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
-	return numText(v)
+	return groupedText(v)
+}
+
+// groupedText writes a number as it is, a whole one with thousands
+// separators: 10,000, 97.22.
+func groupedText(x float64) string {
+	if x == math.Trunc(x) {
+		return Number(x)
+	}
+	return numText(x)
 }
 
 // durChoice is a duration as a choice: seconds to sort by, durText to show.
@@ -283,13 +293,13 @@ func openLoadFact(open []Row) string {
 		shaped = shaped || len(open[i].Facts.Shape) > 0
 	}
 	if !shaped {
-		return "load " + eachOf(open, func(c *Facts) (float64, string) { return c.Load, numText(c.Load) }) + " requests/s"
+		return "load " + eachOf(open, func(c *Facts) (float64, string) { return c.Load, groupedText(c.Load) }) + " requests/s"
 	}
 	return "load " + eachOf(open, func(c *Facts) (float64, string) {
 		if len(c.Shape) > 0 {
 			return c.StartLoad, strings.TrimPrefix(shapeText(c.Shape), "load ")
 		}
-		return c.Load, numText(c.Load) + " requests/s"
+		return c.Load, groupedText(c.Load) + " requests/s"
 	})
 }
 

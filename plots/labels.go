@@ -69,6 +69,9 @@ func pathLabel(path string) string {
 	if segs[0] == "dependency" && len(segs) > 1 {
 		segs = segs[1:]
 	}
+	if where := graphPart(segs); where != "" {
+		return pathLabel(strings.Join(segs[len(segs)-1:], ".")) + " (" + where + ")"
+	}
 	var words []string
 	for _, s := range segs {
 		if _, err := strconv.Atoi(s); err == nil || s == "*" {
@@ -77,6 +80,32 @@ func pathLabel(path string) string {
 		words = append(words, strings.ReplaceAll(s, "_", " "))
 	}
 	return strings.Join(words, " ")
+}
+
+// graphPart names the part of a service graph a key's segments belong
+// to, for pathLabel: "every service's server" for
+// graph.service.*.server.capacity, "service 2" for
+// graph.service.2.quorum, "every edge" for graph.edge.*.attempts; "" for
+// a key outside a graph, or the graph's own table of a kind
+// (graph.edge.0.budget.ratio names its budget instead).
+func graphPart(segs []string) string {
+	if len(segs) < 4 || segs[0] != "graph" || (segs[1] != "service" && segs[1] != "edge") {
+		return ""
+	}
+	which := segs[1] + " " + segs[2]
+	if segs[2] == "*" {
+		which = "every " + segs[1]
+	}
+	switch {
+	case len(segs) == 4:
+		return which
+	case len(segs) == 5 && segs[1] == "service" && segs[3] == "server":
+		if segs[2] == "*" {
+			return "every service's server"
+		}
+		return "the server of " + which
+	}
+	return ""
 }
 
 // isDuration reports whether an axis value is a duration: a number written
@@ -108,6 +137,7 @@ var metricLabels = map[string]string{
 	"calls_per_s":           "mean call rate at the dependency (calls/s)",
 	"attempts_allowed":      "attempts allowed (calls per request)",
 	"amplification":         "amplification (calls per request)",
+	"failed_share":          "share of answered requests that failed",
 	"peak_calls":            "peak calls in one tick (calls/tick)",
 	"peak_load_x":           "peak load at the dependency (× arrivals)",
 	"window_calls_per_s":    "calls during the fault (calls/s)",

@@ -47,10 +47,13 @@ type linesFigure struct {
 	replicates bool
 	chain      bool // the rows are the markov engine's solves, which have no verdict to mark
 	seen       map[cellState]bool
-	logY       bool
-	band       bool // some point has no value: a band at the top
-	lanes      int  // lines with a point in the band
-	lane       []int
+	// faultless: no row has a fault, so a run unhealthy at its end did not
+	// fail to recover from anything.
+	faultless bool
+	logY      bool
+	band      bool // some point has no value: a band at the top
+	lanes     int  // lines with a point in the band
+	lane      []int
 	// The y range: values up to yhi; with a band, it starts at top, its
 	// points sit at bandY (or a row of their line's), and the axis ends at
 	// ymax.
@@ -74,7 +77,7 @@ func newLinesFigure(t *Table, f *spec.Figure) (*linesFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	lf := &linesFigure{t: t, f: f, xo: o[0], lo: o[1], po: o[2], seen: map[cellState]bool{}}
+	lf := &linesFigure{t: t, f: f, xo: o[0], lo: o[1], po: o[2], seen: map[cellState]bool{}, faultless: true}
 	if !numeric(lf.xo.values) {
 		return nil, fmt.Errorf("a lines figure needs a numeric x axis, got %q", f.X)
 	}
@@ -97,6 +100,7 @@ func newLinesFigure(t *Table, f *spec.Figure) (*linesFigure, error) {
 		c, r := &t.Rows[i], &t.Rows[i].Result
 		pt := &linePoint{x: lf.xp.at(lf.xo.values[lf.xo.of(c)].Num), y: lf.m.Value(r)}
 		lf.chain = lf.chain || r.Markov.Phase != model.PhaseNone
+		lf.faultless = lf.faultless && len(c.Facts.Faults) == 0
 		if !r.Recovered() && r.Markov.Phase == model.PhaseNone { // a chain's solve has no recovery to mark
 			pt.state = stateOf(r.Verdict)
 			lf.seen[pt.state] = true

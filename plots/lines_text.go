@@ -24,7 +24,12 @@ func (lf *linesFigure) title() string {
 // neverText says what the marks of cells without a value mean.
 func (lf *linesFigure) neverText() string {
 	s := "stuck, never recovers"
-	if lf.replicates {
+	switch {
+	case lf.faultless && lf.replicates:
+		s = "not every replicate healthy at the end, with no fault"
+	case lf.faultless:
+		s = "unhealthy at the end, with no fault"
+	case lf.replicates:
 		s = "not every replicate recovers"
 	}
 	if lf.seen[drainingCell] {

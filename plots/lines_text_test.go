@@ -38,3 +38,26 @@ func TestLinesFindingsPanelsAndShares(t *testing.T) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestLinesMarksWithoutAFault: where no cell has a fault, the crosses of
+// cells unhealthy at the end say so; they are not "stuck, never
+// recovers", which speaks of a recovery from a fault.
+func TestLinesMarksWithoutAFault(t *testing.T) {
+	tb, f := linesExample()
+	lf, err := newLinesFigure(tb, &f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lf.neverText(); got != "stuck, never recovers" {
+		t.Errorf("with a blip: %q", got)
+	}
+	for i := range tb.Rows {
+		tb.Rows[i].Facts.Faults = nil
+	}
+	if lf, err = newLinesFigure(tb, &f); err != nil {
+		t.Fatal(err)
+	}
+	if got := lf.neverText(); got != "unhealthy at the end, with no fault" {
+		t.Errorf("without a fault: %q", got)
+	}
+}

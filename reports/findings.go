@@ -116,6 +116,7 @@ func tally(g *sweep.Grid, results []model.Result) string {
 	cells := g.Cells()
 	var n [4]int
 	aborted, calm, triggered, chain := 0, 0, 0, 0 // calm: healthy at the end of a run without a fault
+	never := 0                                    // stuck without a fault, unhealthy from the first health window on
 	for i := range results {
 		if results[i].Markov.Phase != model.PhaseNone {
 			chain++ // solved, not simulated: the markov verdict tells
@@ -131,6 +132,9 @@ func tally(g *sweep.Grid, results []model.Result) string {
 			calm++
 		default:
 			n[results[i].Verdict]++
+			if results[i].Verdict == model.Stuck && !cells[i].Plan.Triggered() && neverHealthy(cells[i].Plan, &results[i]) {
+				never++
+			}
 		}
 	}
 	total := len(cells) - chain
@@ -148,7 +152,12 @@ func tally(g *sweep.Grid, results []model.Result) string {
 	var rest []string
 	switch {
 	case n[model.Stuck] > 0 && triggered == 0:
-		rest = append(rest, fmt.Sprintf("%s unhealthy at the end, collapsed with no fault (the backlog no longer shrinking)", count(n[model.Stuck])))
+		if k := n[model.Stuck] - never; k > 0 {
+			rest = append(rest, fmt.Sprintf("%s unhealthy at the end, collapsed with no fault (the backlog no longer shrinking)", count(k)))
+		}
+		if never > 0 {
+			rest = append(rest, fmt.Sprintf("%s never healthy: with no fault, below the health rule from their first window to the end", count(never)))
+		}
 	case n[model.Stuck] > 0:
 		rest = append(rest, fmt.Sprintf("%s stuck (unhealthy at the end, the backlog no longer shrinking)", count(n[model.Stuck])))
 	}
@@ -168,6 +177,14 @@ func tally(g *sweep.Grid, results []model.Result) string {
 		s += "; " + strings.Join(rest, ", ")
 	}
 	return s + "."
+}
+
+// neverHealthy reports whether every replicate of a cell was unhealthy
+// from its first health window: its mean time to collapse is within that
+// window (no replicate can collapse sooner).
+func neverHealthy(p *model.Plan, r *model.Result) bool {
+	window := float64(max(p.Health.WindowTicks, 1)*p.TickNs) / 1e9
+	return r.Spread.Collapsed == 1 && r.CollapseS <= window
 }
 
 // count writes a count of cells with thousands separators: 11,224.

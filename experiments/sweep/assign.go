@@ -303,6 +303,8 @@ func defaultElem(t reflect.Type) reflect.Value {
 		return reflect.ValueOf(model.DefaultLayer())
 	case reflect.TypeFor[model.Fault]():
 		return reflect.ValueOf(model.DefaultFault())
+	case reflect.TypeFor[model.GraphService]():
+		return reflect.ValueOf(model.DefaultService())
 	}
 	return reflect.New(t).Elem()
 }

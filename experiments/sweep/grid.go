@@ -254,5 +254,7 @@ func Clone(s model.Scenario) model.Scenario {
 	s.Fault = slices.Clone(s.Fault)
 	s.Shape = slices.Clone(s.Shape)
 	s.Change = slices.Clone(s.Change)
+	s.Graph.Service = slices.Clone(s.Graph.Service)
+	s.Graph.Edge = slices.Clone(s.Graph.Edge)
 	return s
 }

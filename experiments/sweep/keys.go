@@ -244,12 +244,11 @@ func kindVariants(base model.Scenario) []kindVariant {
 // entry base lacks, a key that takes one of a few words and is left empty
 // (which stands for the default its doc names) is not listed.
 func Differs(sc, base model.Scenario) []Key {
-	// A layer the base lacks is compared with a default layer, so only
-	// what its entry sets stands out.
-	base.Layer = append([]model.Layer(nil), base.Layer...)
-	for len(base.Layer) < len(sc.Layer) {
-		base.Layer = append(base.Layer, model.DefaultLayer())
-	}
+	// A layer, or a graph's service or edge, the base lacks is compared
+	// with a default one, so only what its entry sets stands out.
+	base.Layer = padded(base.Layer, len(sc.Layer), model.DefaultLayer())
+	base.Graph.Service = padded(base.Graph.Service, len(sc.Graph.Service), model.DefaultService())
+	base.Graph.Edge = padded(base.Graph.Edge, len(sc.Graph.Edge), model.DefaultLayer())
 	had := map[string]string{}
 	for _, k := range Keys(base) {
 		had[k.Path] = k.Value
@@ -257,14 +256,23 @@ func Differs(sc, base model.Scenario) []Key {
 	var out []Key
 	for _, k := range Keys(sc) {
 		v, ok := had[k.Path]
-		if !ok && k.Value == `""` && k.Choices != nil {
-			continue // a word left empty in an entry the base lacks (a fault's): it stands for its default
+		if !ok && k.Value == `""` {
+			continue // a word or name left empty in an entry the base lacks (a fault's in_service or service): it stands for its default
 		}
 		if !ok || v != k.Value {
 			out = append(out, k)
 		}
 	}
 	return out
+}
+
+// padded is a copy of list with def appended until it has n entries.
+func padded[T any](list []T, n int, def T) []T {
+	list = append([]T(nil), list...)
+	for len(list) < n {
+		list = append(list, def)
+	}
+	return list
 }
 
 // rangeText writes a key's ranges, one per kind that reads it, kinds with

@@ -3,18 +3,33 @@ package sweep
 import "github.com/stormlab/stormlab/model"
 
 // Metrics lists the results.csv metric columns of the grid's cells, in
-// order: every model metric, then the columns of the grid's windows.
+// order: every model metric, the columns of the grid's windows, then the
+// columns of its cells' graphs (model.GraphMetrics), each once, in the
+// order the cells first have them.
 func (g *Grid) Metrics() []model.Metric {
-	return append(model.MetricList(), model.WindowMetrics(g.Windows)...)
+	ms := append(model.MetricList(), model.WindowMetrics(g.Windows)...)
+	seen := map[string]bool{}
+	for _, c := range g.cells {
+		if c.Plan == nil || c.Plan.Graph == nil {
+			continue
+		}
+		for _, m := range model.GraphMetrics(c.Plan.Graph) {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				ms = append(ms, m)
+			}
+		}
+	}
+	return ms
 }
 
 // Metric finds a results.csv metric column of the grid's cells by name: a
-// model metric or a window's column.
+// model metric, a window's column or a graph's.
 func (g *Grid) Metric(name string) (model.Metric, bool) {
 	if m, ok := model.LookupMetric(name); ok {
 		return m, true
 	}
-	for _, m := range model.WindowMetrics(g.Windows) {
+	for _, m := range g.Metrics() {
 		if m.Name == name {
 			return m, true
 		}

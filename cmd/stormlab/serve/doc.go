@@ -101,6 +101,13 @@
 // cell and the stationary distribution of the calls at the server, with a
 // choice of cell and the command that sweeps the whole grid.
 //
+// # A service graph
+//
+// The page streams a chain of callers above one dependency, and its keys
+// are a chain's. A scenario that describes a service graph (scenario.graph)
+// is not drawn or steered yet: POST /api/runs refuses it, naming the
+// stormlab run command that writes its report and figures.
+//
 // # Who may call it
 //
 // A request addressed to a name other than a loopback address, localhost

@@ -35,6 +35,9 @@ func newLive(c *catalog, s setup) (*live, error) {
 	if l.base.Engine == "markov" {
 		return nil, inputErr(fmt.Errorf("%s: the markov engine solves its chain and has no run to stream; POST /api/solve gives its results (the page shows them), and stormlab run %s sweeps its grid", s.Experiment, o.File))
 	}
+	if len(l.base.Graph.Edge) > 0 || len(l.base.Graph.Service) > 0 {
+		return nil, inputErr(fmt.Errorf("%s: a service graph; the explorer streams a chain of callers above one dependency and does not draw or steer graphs yet, so it refuses one rather than show a chain's keys that do not apply; stormlab run %s writes its report and figures", s.Experiment, o.File))
+	}
 	if l.seed, err = s.seed(o); err != nil {
 		return nil, inputErr(err)
 	}

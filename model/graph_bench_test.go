@@ -1,0 +1,104 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// graph10 is a graph of 10 services and 20 edges at 10,000 requests a
+// second (Poisson) for an hour of 10 ms ticks: the users call a gateway,
+// which calls four services (a–d) and one database in parallel; a, b, c
+// and d each call three of five databases, a also calls b and c calls d.
+// Unfolded, a request makes 26 calls, 19 of them to the databases, which
+// are FIFO servers of ample capacity failing 1% of calls; every edge has
+// 3 attempts, a 1 s timeout and exponential backoff.
+func graph10() Scenario {
+	db := func(name string) GraphService {
+		s := DefaultService()
+		s.Name = name
+		s.Server.Capacity, s.Server.FailureProbability = 1e6, 0.01
+		return s
+	}
+	services := []GraphService{service("gw", "parallel", "all"), service("a", "parallel", "all"), service("b", "parallel", "all"),
+		service("c", "parallel", "all"), service("d", "parallel", "all"), db("db1"), db("db2"), db("db3"), db("db4"), db("db5")}
+	calls := [][2]string{{"", "gw"}, {"gw", "a"}, {"gw", "b"}, {"gw", "c"}, {"gw", "d"}, {"gw", "db1"},
+		{"a", "db1"}, {"a", "db2"}, {"a", "db3"}, {"b", "db2"}, {"b", "db3"}, {"b", "db4"},
+		{"c", "db3"}, {"c", "db4"}, {"c", "db5"}, {"d", "db1"}, {"d", "db4"}, {"d", "db5"}, {"a", "b"}, {"c", "d"}}
+	var edges []Layer
+	for _, c := range calls {
+		l := benchLayer()
+		l.From, l.To = c[0], c[1]
+		edges = append(edges, l)
+	}
+	sc := graphScenario(10000, time.Hour, services, edges)
+	sc.Tick, sc.Arrivals = ms(10), "poisson"
+	return sc
+}
+
+// benchLayer is graph10's policy of every call.
+func benchLayer() Layer {
+	l := DefaultLayer()
+	l.Attempts, l.Timeout = 3, Duration(time.Second)
+	l.Backoff = Backoff{Kind: "exponential", Base: ms(100), Factor: 2, Cap: Duration(time.Second), Jitter: "none"}
+	return l
+}
+
+// chainLike10 is graph10's counterpart as a chain with as many calls to
+// servers: one caller of the same policy at 19 × 10,000 requests a
+// second into one such server.
+func chainLike10() Scenario {
+	sc := Default()
+	sc.Engine, sc.Tick, sc.Arrivals, sc.Duration = "stochastic", ms(10), "poisson", Duration(time.Hour)
+	sc.Load = 19 * 10000
+	sc.Layer = []Layer{benchLayer()}
+	sc.Dependency.Capacity, sc.Dependency.FailureProbability = 1e6, 0.01
+	return sc
+}
+
+// chain16Like10 is graph10's counterpart as a chain with as many calls
+// in all: 16 layers of the same policy at 26/16 × 10,000 requests a
+// second, so that its layers make graph10's 260,000 calls a second, into
+// one such server. The layers above the bottom make 1 attempt (3^16
+// attempts per request is more than a chain may allow); in graph10 too
+// only the calls to the databases retry but once in a million requests.
+func chain16Like10() Scenario {
+	sc := chainLike10()
+	sc.Load = 26 * 10000 / 16.0
+	top := benchLayer()
+	top.Attempts = 1
+	sc.Layer = []Layer{top, benchLayer()}
+	for len(sc.Layer) < 16 {
+		sc.Layer = append([]Layer{top}, sc.Layer...)
+	}
+	return sc
+}
+
+// BenchmarkGraph10: one op is one run of graph10. Compare with
+// BenchmarkChainLike10 and BenchmarkChain16Like10 (benchstat, or side by
+// side: -bench 'Like10|Graph10').
+func BenchmarkGraph10(b *testing.B) { benchStorm(b, graph10()) }
+
+// BenchmarkChainLike10: one op is one run of chainLike10.
+func BenchmarkChainLike10(b *testing.B) { benchStorm(b, chainLike10()) }
+
+// BenchmarkChain16Like10: one op is one run of chain16Like10.
+func BenchmarkChain16Like10(b *testing.B) { benchStorm(b, chain16Like10()) }
+
+// TestGraph10Calls: graph10 makes 26 calls per request unfolded, 19 of
+// them to its databases.
+func TestGraph10Calls(t *testing.T) {
+	sc := graph10()
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := 0
+	for _, n := range p.Graph.Nodes {
+		if n.Server >= 0 {
+			servers++
+		}
+	}
+	if len(p.Graph.Nodes) != 26 || servers != 19 || len(sc.Graph.Service) != 10 || len(sc.Graph.Edge) != 20 {
+		t.Errorf("%d services, %d edges, %d calls, %d to servers; want 10, 20, 26, 19", len(sc.Graph.Service), len(sc.Graph.Edge), len(p.Graph.Nodes), servers)
+	}
+}

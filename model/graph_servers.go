@@ -1,0 +1,130 @@
+package model
+
+// serverSet is the servers of a graph's services, behind the one server
+// the engine talks to: a call goes to the server of the service its group
+// calls, and a tick's begin, work and end reach every server. While one
+// server acts, the plan in force (stoch.p, at its segment stoch.seg) is
+// that server's plan, the run's with its service's ServerPlan and
+// FaultPlan (the faults that hit it), so the server kinds' files and the
+// rules of a call they serve or fail (stoch.complete, stoch.fail) read
+// their own server's keys.
+type serverSet struct {
+	s     *stoch
+	nodes []GraphNode
+	srv   []server // by service; nil for a service without a server
+	plans []*Plan  // by service: the plan its server runs on
+	calls []int64  // by service: the calls that reached its server
+	done  []event  // work's scratch: one server's completions of the tick
+}
+
+// newServerSet makes the server of each service of s's graph that has one.
+func newServerSet(s *stoch) *serverSet {
+	gp := s.p.Graph
+	x := &serverSet{s: s, nodes: gp.Nodes, srv: make([]server, len(gp.Servers)), plans: make([]*Plan, len(gp.Servers)), calls: make([]int64, len(gp.Servers))}
+	for i, sp := range gp.Servers {
+		if sp == nil {
+			continue
+		}
+		p := *s.p
+		p.ServerPlan, p.FaultPlan = sp.ServerPlan, sp.FaultPlan
+		x.plans[i] = &p
+		old := x.enter(i)
+		x.srv[i] = newServer(s)
+		x.leave(old)
+	}
+	return x
+}
+
+// inForce is the plan in force and its segment now, as enter found them.
+type inForce struct {
+	p   *Plan
+	seg int
+}
+
+// enter makes service i's server's plan the one in force, at its segment
+// now, and returns what it replaces, for leave to restore.
+func (x *serverSet) enter(i int) inForce {
+	old := inForce{x.s.p, x.s.seg}
+	p := x.plans[i]
+	x.s.p, x.s.seg = p, p.SegmentAt(0, x.s.now)
+	return old
+}
+
+// leave restores what enter replaced.
+func (x *serverSet) leave(old inForce) { x.s.p, x.s.seg = old.p, old.seg }
+
+// of is the service whose server g's calls go to.
+func (x *serverSet) of(g *group) int { return x.nodes[g.layer].Server }
+
+// each calls f with every server and its service, that server's plan in
+// force.
+func (x *serverSet) each(f func(i int, v server)) {
+	for i, v := range x.srv {
+		if v != nil {
+			old := x.enter(i)
+			f(i, v)
+			x.leave(old)
+		}
+	}
+}
+
+// sum adds up f over the servers.
+func (x *serverSet) sum(f func(v server) int64) int64 {
+	var n int64
+	for _, v := range x.srv {
+		if v != nil {
+			n += f(v)
+		}
+	}
+	return n
+}
+
+func (x *serverSet) begin(t int64, _ *Segment) {
+	x.each(func(_ int, v server) { v.begin(t, &x.s.p.Faults[x.s.seg]) })
+}
+
+func (x *serverSet) arrive(g *group, n int64) {
+	i := x.of(g)
+	x.calls[i] += n
+	old := x.enter(i)
+	x.srv[i].arrive(g, n)
+	x.leave(old)
+}
+
+func (x *serverSet) work(t int64, _ *Segment, done []event) {
+	x.each(func(i int, v server) {
+		x.done = x.done[:0]
+		for _, ev := range done {
+			if x.of(ev.g) == i {
+				x.done = append(x.done, ev)
+			}
+		}
+		v.work(t, &x.s.p.Faults[x.s.seg], x.done)
+	})
+}
+
+func (x *serverSet) end() { x.each(func(_ int, v server) { v.end() }) }
+
+func (x *serverSet) backlog() int64 { return x.sum(server.backlog) }
+
+func (x *serverSet) next(t int64) int64 {
+	n := never
+	x.each(func(_ int, v server) { n = min(n, v.next(t)) })
+	return n
+}
+
+func (x *serverSet) idle(a, b int64) { x.each(func(_ int, v server) { v.idle(a, b) }) }
+
+func (x *serverSet) withdraw(g *group, n int64) {
+	i := x.of(g)
+	old := x.enter(i)
+	x.srv[i].withdraw(g, n)
+	x.leave(old)
+}
+
+func (x *serverSet) entries() int64 { return x.sum(server.entries) }
+
+// adopt is never called: a graph with several servers refuses changes.
+func (x *serverSet) adopt(_, _ *Plan) {
+	panic("stochastic engine: a change in a graph with several servers")
+}
