@@ -18,17 +18,24 @@ type DiagramService struct {
 	// State is how the service ended, a cell state's colour and legend
 	// (valueCell: healthy at the end of the run).
 	State cellState
-	// Note is a second line under the name: "peak queue 1,200", "needs
-	// all of 3"; "" for none.
+	// Note is what the box says under the name, wrapped to its width:
+	// "needs all 3", "unhealthy from 61 s" (a newline between lines);
+	// "" for nothing.
 	Note string
+	// Outside marks a node that is no service of the graph and has no
+	// verdict, the users who send the requests: its name alone, without a
+	// box, in no legend.
+	Outside bool
 }
 
 // DiagramCall is one edge of a Diagram: service From calls service To.
 type DiagramCall struct {
 	From, To int // indices into Services
-	// Amplification is the tries sent on the edge over the calls its
-	// caller made on it: 1 without retries or hedges, NaN when the caller
-	// made none.
+	// Amplification is the tries sent on the edge per user request: 1
+	// for a call made once per request without retries or hedges, more
+	// with them (or when the caller is reached by several paths), less
+	// when a call is made only after others succeeded; NaN without
+	// requests.
 	Amplification float64
 }
 

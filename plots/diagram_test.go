@@ -1,12 +1,6 @@
 package plots
 
-import (
-	"os"
-	"testing"
-
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-)
+import "testing"
 
 // gatewayDiagram is a gateway fanning out to three services, two of which
 // share a database; the database is stuck.
@@ -50,24 +44,4 @@ func TestDiagramLayout(t *testing.T) {
 	if _, err := layoutDiagram(d); err == nil {
 		t.Error("a cycle was laid out")
 	}
-}
-
-func TestDiagramDraw(t *testing.T) {
-	d := gatewayDiagram()
-	l, err := layoutDiagram(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := figure{title: "Service graph", caption: "x", draw: func(c draw.Canvas) {
-		body := header(c, "Where the storm went: the gateway's fan-out at 1,000 requests/s after a 30 s outage of db", "3 attempts per call · timeout 1s")
-		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
-		left := draw.Crop(body, 0, -legendWidth-0.1*vg.Inch, 0, 0)
-		drawDiagram(left, d, l)
-		drawLegend(right, "Services at the end of the run; calls by the tries each became (arrow width)", diagramLegend(d))
-	}}
-	out, err := f.encode("diagram")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile("/tmp/diagram.png", out.PNG, 0o644)
 }

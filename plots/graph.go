@@ -1,0 +1,140 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/stormlab/stormlab/experiments/spec"
+)
+
+// graph draws a service graph's diagram (diagram.go) for each value of its
+// x axis, side by side: each service coloured by its verdict, each call by
+// its tries per user request, the same scale in every panel. Every other
+// axis must hold one value, as in the other kinds. Its title and caption
+// are in graph_text.go; the diagrams come from the table (graph_table.go).
+type graph struct{}
+
+// maxDiagrams is the most panels a graph figure draws: more would be too
+// small to read on a slide.
+const maxDiagrams = 6
+
+func (graph) defaultName(f *spec.Figure) string { return joinNonEmpty("graph", f.X) }
+
+// checkFacts checks, before any run, that the cells the figure draws have
+// a graph and that the results will have the columns it reads.
+func (graph) checkFacts(facts []Facts, labels []string, columns []string) error {
+	for i := range facts {
+		if err := checkGraph(labels[i], facts[i].Graph, columns); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// graphPanel is one diagram of a graph figure.
+type graphPanel struct {
+	title string
+	d     *Diagram
+	l     diagramLayout
+}
+
+// panels lays out the diagram of each value of f's x axis, in the axis's
+// order.
+func (graph) panels(t *Table, f *spec.Figure) ([]graphPanel, error) {
+	xo, err := t.order(f.X)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkAxes("graph", f.X); err != nil {
+		return nil, err
+	}
+	if n := len(xo.values); n > maxDiagrams {
+		return nil, fmt.Errorf("a graph figure draws at most %d diagrams, one per value of x, and %s has %d: pick some with the figure's only = { %s = [...] }", maxDiagrams, f.X, n, f.X)
+	}
+	out := make([]graphPanel, len(xo.values))
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		p := &out[xo.of(r)]
+		d, err := t.diagram(r)
+		if err != nil {
+			return nil, err
+		}
+		l, err := layoutDiagram(d)
+		if err != nil {
+			return nil, fmt.Errorf("cell %s: %w", r.Label(), err)
+		}
+		p.d, p.l = d, l
+		if f.X != "" {
+			p.title = valueLabel(f.X, xo.values[xo.of(r)])
+		}
+	}
+	return out, nil
+}
+
+// graphTiles are the canvases of the panels' diagrams on c, below their
+// titles: of the tilings in rows and columns that hold every panel, the
+// one whose diagrams' text fits best (the lowest newGeometry score of its
+// panels highest; the fewest rows on a tie).
+func graphTiles(c draw.Canvas, panels []graphPanel) []draw.Canvas {
+	titled := panels[0].title != ""
+	var best []draw.Canvas
+	bestScore := math.Inf(-1)
+	for rows := 1; rows <= len(panels); rows++ {
+		cols := (len(panels) + rows - 1) / rows
+		if (rows-1)*cols >= len(panels) {
+			continue // a row would be empty
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 0.25 * vg.Inch, PadY: 0.2 * vg.Inch}
+		out := make([]draw.Canvas, len(panels))
+		score := math.Inf(1)
+		for i, p := range panels {
+			out[i] = tiles.At(c, i%cols, i/cols)
+			if titled {
+				out[i].Max.Y -= textStyle(panelSize).Height(p.title) + 0.16*vg.Inch
+			}
+			score = math.Min(score, newGeometry(out[i], p.d, p.l).score)
+		}
+		if score > bestScore {
+			best, bestScore = out, score
+		}
+	}
+	return best
+}
+
+func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
+	panels, err := g.panels(t, f)
+	if err != nil {
+		return figure{}, err
+	}
+	ds := make([]*Diagram, len(panels))
+	for i := range panels {
+		ds[i] = panels[i].d
+	}
+	scale := newAmpScale(ds)
+	title, fs := graphTitle(f), facts(t.Rows)
+	drawFn := func(c draw.Canvas) {
+		body := header(c, title, subtitle(fs))
+		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
+		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
+		tiles := graphTiles(left, panels)
+		for i, p := range panels {
+			drawDiagram(tiles[i], p.d, p.l, scale)
+		}
+		pt := textStyle(panelSize)
+		pt.XAlign, pt.YAlign = draw.XCenter, draw.YBottom
+		for i, p := range panels {
+			if p.title != "" {
+				tiles[i].FillText(pt, vg.Point{X: tiles[i].Center().X, Y: tiles[i].Max.Y + 0.08*vg.Inch}, p.title)
+			}
+		}
+		drawLegend(right, "Services by their verdict; calls by their tries per user request", diagramLegend(ds, scale))
+	}
+	return figure{title: title, caption: caption(fs, graphCaption(f, ds)), draw: drawFn}, nil
+}
+
+// findings: a graph figure draws what the report's tables and claims say
+// in numbers, and adds no sentence of its own.
+func (graph) findings(*Table, *spec.Figure) []string { return nil }
