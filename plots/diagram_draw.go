@@ -16,6 +16,10 @@ import (
 // multiples of a large graph stay legible rather than overlapping.
 const diagramMinScale = 0.65
 
+// diagramArrowRoom is the least room between the boxes of two layers: an
+// arrow long enough to show its head and its label.
+const diagramArrowRoom = 0.35 * vg.Inch
+
 // diagramGeometry is where a diagram's boxes lie on its canvas. Calls flow
 // from layer to layer (a layout's columns), left to right or top to
 // bottom, whichever gives the text more room (newGeometry).
@@ -32,8 +36,8 @@ type diagramGeometry struct {
 	noteH      vg.Length   // a note line's height
 	labelStyle text.Style  // the arrows' labels
 	// score says how well the text fits: 2 + its scale with the notes, 1
-	// + its scale with names alone, less than 1 when even the names
-	// overlap at diagramMinScale.
+	// + its scale with names alone, and when even the names overlap at
+	// diagramMinScale, the share of their size that fits, less 1.
 	score float64
 }
 
@@ -62,9 +66,11 @@ func fitGeometry(c draw.Canvas, d *Diagram, l diagramLayout, down bool) *diagram
 	}
 	g.pitch = along / vg.Length(len(l.rows))
 	slot := across / vg.Length(slices.Max(l.rows))
-	limW, limH := 0.62*g.pitch, 0.8*slot
+	// Between layers, room for an arrow and its label.
+	room := min(0.62*g.pitch, g.pitch-diagramArrowRoom)
+	limW, limH := room, 0.8*slot
 	if down {
-		limW, limH = 0.88*slot, 0.6*g.pitch
+		limW, limH = 0.88*slot, room
 	}
 	scales := []float64{1, 0.9, 0.8, 0.72, diagramMinScale}
 	for level, notes := range []bool{true, false} {
@@ -76,7 +82,8 @@ func fitGeometry(c draw.Canvas, d *Diagram, l diagramLayout, down bool) *diagram
 			}
 		}
 	}
-	g.score = diagramMinScale - 1
+	// Names alone at the smallest type overlap: the less, the better.
+	g.score = math.Min(float64(limW/g.boxW), float64(limH/slices.Max(g.boxH))) - 1
 	return g
 }
 
@@ -88,12 +95,12 @@ func (g *diagramGeometry) size(d *Diagram, k float64, w vg.Length, notes bool) {
 		s.XAlign, s.YAlign = draw.XCenter, draw.YCenter
 	}
 	g.labelStyle, g.noteH = g.note, g.note.Height("Xg")
-	pad := vg.Length(k) * 0.16 * vg.Inch
+	pad, padH := vg.Length(k)*0.16*vg.Inch, vg.Length(k)*0.1*vg.Inch
 	g.lines = make([][]string, len(d.Services))
 	g.outside = make([]vg.Length, len(d.Services))
 	g.boxW, g.boxH = 0, make([]vg.Length, len(d.Services))
 	for v, s := range d.Services {
-		g.boxH[v] = g.name.Height("Xg") + pad
+		g.boxH[v] = g.name.Height("Xg") + padH
 		if s.Outside {
 			g.outside[v] = g.name.Width(s.Name) + pad
 			continue
@@ -186,10 +193,14 @@ func drawDiagram(c draw.Canvas, d *Diagram, l diagramLayout, scale ampScale) {
 	}
 	g := newGeometry(c, d, l)
 	from, to := g.ports(d, true), g.ports(d, false)
-	// Calls first, under the boxes: an arrowhead at the callee, the
-	// amplification written on a white patch in the middle.
+	// Calls first, under the boxes, an arrowhead at the callee; then their
+	// labels, each on a white patch where it meets no other label.
+	var patches []vg.Rectangle
 	for i, e := range d.Calls {
-		drawCall(c, g, from[i], to[i], scale.style(e.Amplification), e.Amplification)
+		drawArrow(c, from[i], to[i], scale.style(e.Amplification))
+	}
+	for i, e := range d.Calls {
+		patches = drawAmplification(c, g, from[i], to[i], e.Amplification, patches)
 	}
 	for v, s := range d.Services {
 		p := g.centre(v)
@@ -216,29 +227,55 @@ func drawDiagram(c draw.Canvas, d *Diagram, l diagramLayout, scale ampScale) {
 	}
 }
 
-// drawCall draws one call's arrow from a to b in sty, labelled with its
-// amplification a ("×2.8"; "no calls" for NaN).
-func drawCall(c draw.Canvas, g *diagramGeometry, a, b vg.Point, sty draw.LineStyle, amp float64) {
+// drawArrow draws one call's arrow from a to b in sty.
+func drawArrow(c draw.Canvas, a, b vg.Point, sty draw.LineStyle) {
 	head := 0.1*vg.Inch + sty.Width
 	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
 	length := math.Hypot(dx, dy)
 	if length == 0 {
 		return
 	}
-	ux, uy := dx/length, dy/length
-	base := vg.Point{X: b.X - head*vg.Length(ux), Y: b.Y - head*vg.Length(uy)}
+	ux, uy := vg.Length(dx/length), vg.Length(dy/length)
+	base := vg.Point{X: b.X - head*ux, Y: b.Y - head*uy}
 	c.StrokeLines(sty, []vg.Point{a, base})
 	half := head * 0.6
 	c.FillPolygon(sty.Color, []vg.Point{b,
-		{X: base.X - half*vg.Length(uy), Y: base.Y + half*vg.Length(ux)},
-		{X: base.X + half*vg.Length(uy), Y: base.Y - half*vg.Length(ux)}})
-	text := "×" + Number(roundTo(amp, 2))
+		{X: base.X - half*uy, Y: base.Y + half*ux},
+		{X: base.X + half*uy, Y: base.Y - half*ux}})
+}
+
+// drawAmplification writes a call's amplification ("×2.8"; "no calls" for
+// NaN) on a white patch over its arrow from a to b: half way, or where the
+// patch meets none of those already drawn (nearer the callee first, where
+// the arrows of a fan-out lie apart), or nowhere when every place would;
+// it returns the patches with its own.
+func drawAmplification(c draw.Canvas, g *diagramGeometry, a, b vg.Point, amp float64, patches []vg.Rectangle) []vg.Rectangle {
+	text := "×" + numText(roundTo(amp, 2))
 	if math.IsNaN(amp) {
 		text = "no calls"
 	}
-	mid := vg.Point{X: (a.X + base.X) / 2, Y: (a.Y + base.Y) / 2}
 	pad := 0.03 * vg.Inch
 	w, h := g.labelStyle.Width(text)/2+pad, g.noteH/2
-	fillRect(c, vg.Rectangle{Min: vg.Point{X: mid.X - w, Y: mid.Y - h}, Max: vg.Point{X: mid.X + w, Y: mid.Y + h}}, color.White)
-	c.FillText(g.labelStyle, mid, text)
+	patch := func(f vg.Length) vg.Rectangle {
+		m := vg.Point{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)}
+		return vg.Rectangle{Min: vg.Point{X: m.X - w, Y: m.Y - h}, Max: vg.Point{X: m.X + w, Y: m.Y + h}}
+	}
+	var r vg.Rectangle
+	for _, f := range []vg.Length{0.5, 0.62, 0.74, 0.38} {
+		if !slices.ContainsFunc(patches, func(q vg.Rectangle) bool { return overlap(q, patch(f)) }) {
+			r = patch(f)
+			break
+		}
+	}
+	if r == (vg.Rectangle{}) {
+		return patches // no room: the arrow's width and colour say it
+	}
+	fillRect(c, r, color.White)
+	c.FillText(g.labelStyle, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}, text)
+	return append(patches, r)
+}
+
+// overlap reports whether two rectangles share some area.
+func overlap(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 }

@@ -67,20 +67,32 @@ func (graph) panels(t *Table, f *spec.Figure) ([]graphPanel, error) {
 			return nil, fmt.Errorf("cell %s: %w", r.Label(), err)
 		}
 		p.d, p.l = d, l
-		if f.X != "" {
-			p.title = valueLabel(f.X, xo.values[xo.of(r)])
+		if v := xo.values[xo.of(r)]; f.X != "" {
+			// The title names the axis: a name stands alone.
+			p.title = v.Text
+			if v.IsNum {
+				p.title = valueLabel(f.X, v)
+			}
 		}
 	}
 	return out, nil
 }
 
-// graphTiles are the canvases of the panels' diagrams on c, below their
-// titles: of the tilings in rows and columns that hold every panel, the
-// one whose diagrams' text fits best (the lowest newGeometry score of its
-// panels highest; the fewest rows on a tie).
-func graphTiles(c draw.Canvas, panels []graphPanel) []draw.Canvas {
-	titled := panels[0].title != ""
-	var best []draw.Canvas
+// graphTile is where one panel is drawn: its title's lines, wrapped to
+// its width, from top, and its diagram's canvas below the longest title.
+type graphTile struct {
+	title []string
+	top   vg.Point
+	c     draw.Canvas
+}
+
+// graphTiles place the panels on c: of the tilings in rows and columns
+// that hold every panel, the one whose diagrams' text fits best (the
+// lowest newGeometry score of its panels highest; the fewest rows on a
+// tie).
+func graphTiles(c draw.Canvas, panels []graphPanel) []graphTile {
+	pt := textStyle(panelSize)
+	var best []graphTile
 	bestScore := math.Inf(-1)
 	for rows := 1; rows <= len(panels); rows++ {
 		cols := (len(panels) + rows - 1) / rows
@@ -88,14 +100,24 @@ func graphTiles(c draw.Canvas, panels []graphPanel) []draw.Canvas {
 			continue // a row would be empty
 		}
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 0.25 * vg.Inch, PadY: 0.2 * vg.Inch}
-		out := make([]draw.Canvas, len(panels))
+		out := make([]graphTile, len(panels))
+		lines := 0 // every diagram starts below the longest title
+		for i, p := range panels {
+			t := &out[i]
+			t.c = tiles.At(c, i%cols, i/cols)
+			t.top = vg.Point{X: t.c.Center().X, Y: t.c.Max.Y}
+			if p.title != "" {
+				t.title = wrap(pt, p.title, slack*(t.c.Max.X-t.c.Min.X))
+				lines = max(lines, len(t.title))
+			}
+		}
 		score := math.Inf(1)
 		for i, p := range panels {
-			out[i] = tiles.At(c, i%cols, i/cols)
-			if titled {
-				out[i].Max.Y -= textStyle(panelSize).Height(p.title) + 0.16*vg.Inch
+			t := &out[i]
+			if lines > 0 {
+				t.c.Max.Y -= pt.Height("Xg")*vg.Length(lines) + 0.1*vg.Inch
 			}
-			score = math.Min(score, newGeometry(out[i], p.d, p.l).score)
+			score = math.Min(score, newGeometry(t.c, p.d, p.l).score)
 		}
 		if score > bestScore {
 			best, bestScore = out, score
@@ -119,15 +141,12 @@ func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
 		body := header(c, title, subtitle(fs))
 		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
 		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
-		tiles := graphTiles(left, panels)
-		for i, p := range panels {
-			drawDiagram(tiles[i], p.d, p.l, scale)
-		}
 		pt := textStyle(panelSize)
-		pt.XAlign, pt.YAlign = draw.XCenter, draw.YBottom
-		for i, p := range panels {
-			if p.title != "" {
-				tiles[i].FillText(pt, vg.Point{X: tiles[i].Center().X, Y: tiles[i].Max.Y + 0.08*vg.Inch}, p.title)
+		pt.XAlign, pt.YAlign = draw.XCenter, draw.YTop
+		for i, t := range graphTiles(left, panels) {
+			drawDiagram(t.c, panels[i].d, panels[i].l, scale)
+			for k, line := range t.title {
+				t.c.FillText(pt, vg.Point{X: t.top.X, Y: t.top.Y - pt.Height("Xg")*vg.Length(k)}, line)
 			}
 		}
 		drawLegend(right, "Services by their verdict; calls by their tries per user request", diagramLegend(ds, scale))

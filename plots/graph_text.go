@@ -34,6 +34,6 @@ func graphCaption(f *spec.Figure, ds []*Diagram) string {
 			b.WriteString(s.caption() + " ")
 		}
 	}
-	b.WriteString("Arrows: the calls, from the users' requests to the entry point and from caller to callee, each labelled with its tries (first tries, retries and hedges) per user request, wider and redder the more; ×1 is one try per request.")
+	b.WriteString("Arrows: the calls, from the users' requests to the entry point and from caller to callee, wider and redder the more tries (first tries, retries and hedges) they send per user request, and labelled with that number where the labels do not crowd each other; ×1 is one try per request.")
 	return b.String()
 }
