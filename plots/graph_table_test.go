@@ -3,8 +3,13 @@ package plots
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/stormlab/stormlab/experiments/spec"
 	"github.com/stormlab/stormlab/model"
@@ -212,5 +217,51 @@ func TestGraphFromPlan(t *testing.T) {
 	}
 	if d.Calls[1].From != 1 || d.Calls[1].To != 2 {
 		t.Errorf("the second call is %+v, want gateway to bad", d.Calls[1])
+	}
+}
+
+// TestGraphTiles: four panels of a gateway fanning out to ten backends
+// tile 2 by 2, calls flowing across, where the ten boxes of a layer lie
+// one above the other (the tiling in which they overlap least); four of
+// the shared database's four layers sit in one row, flowing down, with
+// their notes.
+func TestGraphTiles(t *testing.T) {
+	fan := &Diagram{Services: []DiagramService{{Name: "requests", Outside: true}, {Name: "gateway"}}, Calls: []DiagramCall{{0, 1, 1}}}
+	for i := 1; i <= 10; i++ {
+		fan.Services = append(fan.Services, DiagramService{Name: "b" + strconv.Itoa(i)})
+		fan.Calls = append(fan.Calls, DiagramCall{1, i + 1, 1})
+	}
+	tab, _ := graphExample()
+	shared, err := tab.diagram(&tab.Rows[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := draw.New(vgimg.New(7*vg.Inch, 4.6*vg.Inch))
+	for _, want := range []struct {
+		d          *Diagram
+		rows, cols int
+		down       bool
+		score      float64 // at least
+	}{{fan, 2, 2, false, math.Inf(-1)}, {shared, 1, 4, true, 2}} {
+		l, err := layoutDiagram(want.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		panels := make([]graphPanel, 4)
+		for i := range panels {
+			panels[i] = graphPanel{title: "panel " + strconv.Itoa(i), d: want.d, l: l}
+		}
+		tiles := graphTiles(c, panels)
+		rows := map[vg.Length]bool{}
+		cols := map[vg.Length]bool{}
+		for _, tl := range tiles {
+			rows[tl.c.Min.Y], cols[tl.c.Min.X] = true, true
+			if g := newGeometry(tl.c, want.d, l); g.down != want.down || g.score < want.score {
+				t.Errorf("%s: down %v, score %.2f; want %v, at least %v", want.d.Services[1].Name, g.down, g.score, want.down, want.score)
+			}
+		}
+		if len(rows) != want.rows || len(cols) != want.cols {
+			t.Errorf("%s: %d rows of %d, want %d of %d", want.d.Services[1].Name, len(rows), len(cols), want.rows, want.cols)
+		}
 	}
 }
