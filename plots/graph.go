@@ -13,8 +13,9 @@ import (
 // graph draws a service graph's diagram (diagram.go) for each value of its
 // x axis, side by side: each service coloured by its verdict, each call by
 // its tries per user request, the same scale in every panel. Every other
-// axis must hold one value, as in the other kinds. Its title and caption
-// are in graph_text.go; the diagrams come from the table (graph_table.go).
+// axis must hold one value, as in the other kinds. Its title, caption and
+// findings are in graph_text.go; the diagrams come from the table
+// (graph_table.go).
 type graph struct{}
 
 // maxDiagrams is the most panels a graph figure draws: more would be too
@@ -153,7 +154,3 @@ func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
 	}
 	return figure{title: title, caption: caption(fs, graphCaption(f, ds)), draw: drawFn}, nil
 }
-
-// findings: a graph figure draws what the report's tables and claims say
-// in numbers, and adds no sentence of its own.
-func (graph) findings(*Table, *spec.Figure) []string { return nil }

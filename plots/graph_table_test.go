@@ -265,3 +265,22 @@ func TestGraphTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphFindings: services that did not end healthy are named by their
+// state, stuck first; without a title (no x) the sentence stands alone.
+func TestGraphFindings(t *testing.T) {
+	tab, f := graphExample()
+	tab.Rows = tab.Rows[1:2]
+	tab.Axes[0].Values = tab.Axes[0].Values[1:2]
+	for i, v := range tab.Rows[0].Result.Graph {
+		if v.Column == "db.verdict" {
+			tab.Rows[0].Result.Graph[i].Mean = float64(model.Draining)
+		}
+	}
+	f.X = ""
+	got := tab.Findings(&f)
+	want := "At the end of the run front, orders and users are stuck and db is still draining; the most tries per user request go from orders to db, 2.8."
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}

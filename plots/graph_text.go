@@ -6,7 +6,8 @@ import (
 	"github.com/stormlab/stormlab/experiments/spec"
 )
 
-// This file holds what a graph figure says: its title and its caption.
+// This file holds what a graph figure says: its title, its caption and its
+// findings for the report.
 
 // graphTitle is the figure's title: the spec's, or where the calls went,
 // by the x axis.
@@ -36,4 +37,72 @@ func graphCaption(f *spec.Figure, ds []*Diagram) string {
 	}
 	b.WriteString("Arrows: the calls, from the users' requests to the entry point and from caller to callee, wider and redder the more tries (first tries, retries and hedges) they send per user request, and labelled with that number where the labels do not crowd each other; ×1 is one try per request.")
 	return b.String()
+}
+
+// findings say, per diagram, which services did not end healthy, by their
+// state, and which call sent the most tries per user request: "**orders
+// retries**: At the end of the run front, orders, users and db are stuck;
+// the most tries per user request go from orders to db, 2.8." None when
+// the figure cannot be drawn.
+func (g graph) findings(t *Table, f *spec.Figure) []string {
+	panels, err := g.panels(t, f)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range panels {
+		var ended []string
+		for _, st := range []cellState{stuckCell, drainingCell, notJudgedCell} {
+			var names []string
+			for _, s := range p.d.Services {
+				if s.State == st && !s.Outside {
+					names = append(names, s.Name)
+				}
+			}
+			verb := " is "
+			if len(names) > 1 {
+				verb = " are "
+			}
+			if len(names) > 0 {
+				ended = append(ended, joinAnd(names)+verb+stateWords(st))
+			}
+		}
+		s := "At the end of the run every service is healthy"
+		if len(ended) > 0 {
+			s = "At the end of the run " + joinAnd(ended)
+		}
+		top := -1
+		for i, c := range p.d.Calls {
+			if a := roundTo(c.Amplification, 2); a > 1 && (top < 0 || a > roundTo(p.d.Calls[top].Amplification, 2)) {
+				top = i
+			}
+		}
+		if top < 0 {
+			s += "; no call sends more than one try per user request"
+		} else {
+			c := p.d.Calls[top]
+			from := "the users"
+			if !p.d.Services[c.From].Outside {
+				from = p.d.Services[c.From].Name
+			}
+			s += "; the most tries per user request go from " + from + " to " + p.d.Services[c.To].Name + ", " + numText(roundTo(c.Amplification, 2))
+		}
+		s += "."
+		if p.title != "" {
+			s = "**" + p.title + "**: " + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stateWords is how a service in state st ended, after its name.
+func stateWords(st cellState) string {
+	switch st {
+	case drainingCell:
+		return "still draining"
+	case notJudgedCell:
+		return "not judged"
+	}
+	return "stuck"
 }
