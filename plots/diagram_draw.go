@@ -22,7 +22,7 @@ const diagramArrowRoom = 0.35 * vg.Inch
 
 // diagramGeometry is where a diagram's boxes lie on its canvas. Calls flow
 // from layer to layer (a layout's columns), left to right or top to
-// bottom, whichever gives the text more room (newGeometry).
+// bottom (diagramFit).
 type diagramGeometry struct {
 	c          draw.Canvas
 	l          diagramLayout
@@ -41,27 +41,42 @@ type diagramGeometry struct {
 	score float64
 }
 
-// newGeometry sizes the boxes of d laid out by l for c: as wide as the
-// widest text and as tall as each one's lines need, in the direction of
-// flow that fits the text better (the canvas's longer side on a tie).
-func newGeometry(c draw.Canvas, d *Diagram, l diagramLayout) *diagramGeometry {
-	tall := c.Max.Y-c.Min.Y > c.Max.X-c.Min.X
-	best := fitGeometry(c, d, l, tall)
-	if g := fitGeometry(c, d, l, !tall); g.score > best.score {
-		best = g
+// diagramFit is how diagrams drawn side by side are drawn alike: the
+// direction their calls flow and the one size of text they all fit.
+type diagramFit struct {
+	down bool    // calls flow top to bottom
+	cap  float64 // the highest diagramGeometry score a diagram may take
+}
+
+// bestFit is the fit of the diagrams ds, laid out by ls, on the canvases
+// cs: the direction in which the diagram that fits worst fits best (the
+// first canvas's longer side on a tie), capped at that diagram's score.
+func bestFit(cs []draw.Canvas, ds []*Diagram, ls []diagramLayout) diagramFit {
+	tall := cs[0].Max.Y-cs[0].Min.Y > cs[0].Max.X-cs[0].Min.X
+	best := diagramFit{cap: math.Inf(-1)}
+	for _, down := range []bool{tall, !tall} {
+		score := math.Inf(1)
+		for i := range cs {
+			score = math.Min(score, fitGeometry(cs[i], ds[i], ls[i], diagramFit{down: down, cap: math.Inf(1)}).score)
+		}
+		if score > best.cap {
+			best = diagramFit{down: down, cap: score}
+		}
 	}
 	return best
 }
 
-// fitGeometry sizes the boxes for calls flowing down or across. Where the
+// fitGeometry sizes the boxes of d laid out by l for c, its calls flowing
+// as fit says: as wide as the widest text and as tall as each one's lines
+// need, at the largest size whose score is within fit's cap. Where the
 // text leaves too little room between layers for the arrows, or overlaps
 // the neighbours in a layer, notes wrap at their plain spaces and the type
 // shrinks in steps down to diagramMinScale; where even that does not fit,
 // the boxes hold their names alone.
-func fitGeometry(c draw.Canvas, d *Diagram, l diagramLayout, down bool) *diagramGeometry {
-	g := &diagramGeometry{c: c, l: l, down: down}
+func fitGeometry(c draw.Canvas, d *Diagram, l diagramLayout, fit diagramFit) *diagramGeometry {
+	g := &diagramGeometry{c: c, l: l, down: fit.down}
 	along, across := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
-	if down {
+	if g.down {
 		along, across = across, along
 	}
 	g.pitch = along / vg.Length(len(l.rows))
@@ -69,20 +84,25 @@ func fitGeometry(c draw.Canvas, d *Diagram, l diagramLayout, down bool) *diagram
 	// Between layers, room for an arrow and its label.
 	room := min(0.62*g.pitch, g.pitch-diagramArrowRoom)
 	limW, limH := room, 0.8*slot
-	if down {
+	if g.down {
 		limW, limH = 0.88*slot, room
 	}
 	scales := []float64{1, 0.9, 0.8, 0.72, diagramMinScale}
 	for level, notes := range []bool{true, false} {
 		for _, k := range scales {
+			score := 2 - float64(level) + k
+			if score > fit.cap {
+				continue
+			}
 			g.size(d, k, limW, notes)
 			if g.boxW <= limW && slices.Max(g.boxH) <= limH {
-				g.score = 2 - float64(level) + k
+				g.score = score
 				return g
 			}
 		}
 	}
 	// Names alone at the smallest type overlap: the less, the better.
+	g.size(d, diagramMinScale, limW, false)
 	g.score = math.Min(float64(limW/g.boxW), float64(limH/slices.Max(g.boxH))) - 1
 	return g
 }
@@ -185,13 +205,13 @@ func (g *diagramGeometry) ports(d *Diagram, out bool) []vg.Point {
 	return at
 }
 
-// drawDiagram draws d laid out by l on c, its arrows on scale; its legend
-// is diagramLegend.
-func drawDiagram(c draw.Canvas, d *Diagram, l diagramLayout, scale ampScale) {
+// drawDiagram draws d laid out by l on c as fit says, its arrows on
+// scale; its legend is diagramLegend.
+func drawDiagram(c draw.Canvas, d *Diagram, l diagramLayout, fit diagramFit, scale ampScale) {
 	if len(l.rows) == 0 {
 		return
 	}
-	g := newGeometry(c, d, l)
+	g := fitGeometry(c, d, l, fit)
 	from, to := g.ports(d, true), g.ports(d, false)
 	// Calls first, under the boxes, an arrowhead at the callee; then their
 	// labels, each on a white patch where it meets no other label.

@@ -63,7 +63,7 @@ func TestDiagramGeometry(t *testing.T) {
 	}
 	for _, size := range [][2]vg.Length{{7 * vg.Inch, 4 * vg.Inch}, {2.3 * vg.Inch, 4.4 * vg.Inch}} {
 		c := draw.New(vgimg.New(size[0], size[1]))
-		g := newGeometry(c, d, l)
+		g := fitGeometry(c, d, l, bestFit([]draw.Canvas{c}, []*Diagram{d}, []diagramLayout{l}))
 		if g.down != (size[1] > size[0]) || g.score < 2 {
 			t.Errorf("%v: down %v, score %.2f; want along the longer side, with notes", size, g.down, g.score)
 		}

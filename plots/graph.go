@@ -87,14 +87,18 @@ type graphTile struct {
 	c     draw.Canvas
 }
 
-// graphTiles place the panels on c: of the tilings in rows and columns
-// that hold every panel, the one whose diagrams' text fits best (the
-// lowest newGeometry score of its panels highest; the fewest rows on a
-// tie).
-func graphTiles(c draw.Canvas, panels []graphPanel) []graphTile {
+// graphTiles place the panels on c, and say how their diagrams fit (one
+// direction, one size of text): of the tilings in rows and columns that
+// hold every panel, the one whose diagrams fit best (bestFit's cap
+// highest; the fewest rows on a tie).
+func graphTiles(c draw.Canvas, panels []graphPanel) ([]graphTile, diagramFit) {
 	pt := textStyle(panelSize)
 	var best []graphTile
-	bestScore := math.Inf(-1)
+	most := diagramFit{cap: math.Inf(-1)}
+	ds, ls := make([]*Diagram, len(panels)), make([]diagramLayout, len(panels))
+	for i, p := range panels {
+		ds[i], ls[i] = p.d, p.l
+	}
 	for rows := 1; rows <= len(panels); rows++ {
 		cols := (len(panels) + rows - 1) / rows
 		if (rows-1)*cols >= len(panels) {
@@ -112,19 +116,18 @@ func graphTiles(c draw.Canvas, panels []graphPanel) []graphTile {
 				lines = max(lines, len(t.title))
 			}
 		}
-		score := math.Inf(1)
-		for i, p := range panels {
-			t := &out[i]
+		cs := make([]draw.Canvas, len(out))
+		for i := range out {
 			if lines > 0 {
-				t.c.Max.Y -= pt.Height("Xg")*vg.Length(lines) + 0.1*vg.Inch
+				out[i].c.Max.Y -= pt.Height("Xg")*vg.Length(lines) + 0.1*vg.Inch
 			}
-			score = math.Min(score, newGeometry(t.c, p.d, p.l).score)
+			cs[i] = out[i].c
 		}
-		if score > bestScore {
-			best, bestScore = out, score
+		if fit := bestFit(cs, ds, ls); fit.cap > most.cap {
+			best, most = out, fit
 		}
 	}
-	return best
+	return best, most
 }
 
 func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
@@ -144,8 +147,9 @@ func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
 		left := draw.Crop(body, 0, -legendWidth-0.15*vg.Inch, 0, 0)
 		pt := textStyle(panelSize)
 		pt.XAlign, pt.YAlign = draw.XCenter, draw.YTop
-		for i, t := range graphTiles(left, panels) {
-			drawDiagram(t.c, panels[i].d, panels[i].l, scale)
+		tiles, fit := graphTiles(left, panels)
+		for i, t := range tiles {
+			drawDiagram(t.c, panels[i].d, panels[i].l, fit, scale)
 			for k, line := range t.title {
 				t.c.FillText(pt, vg.Point{X: t.top.X, Y: t.top.Y - pt.Height("Xg")*vg.Length(k)}, line)
 			}

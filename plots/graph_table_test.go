@@ -251,17 +251,36 @@ func TestGraphTiles(t *testing.T) {
 		for i := range panels {
 			panels[i] = graphPanel{title: "panel " + strconv.Itoa(i), d: want.d, l: l}
 		}
-		tiles := graphTiles(c, panels)
+		tiles, fit := graphTiles(c, panels)
 		rows := map[vg.Length]bool{}
 		cols := map[vg.Length]bool{}
 		for _, tl := range tiles {
 			rows[tl.c.Min.Y], cols[tl.c.Min.X] = true, true
-			if g := newGeometry(tl.c, want.d, l); g.down != want.down || g.score < want.score {
-				t.Errorf("%s: down %v, score %.2f; want %v, at least %v", want.d.Services[1].Name, g.down, g.score, want.down, want.score)
+			if g := fitGeometry(tl.c, want.d, l, fit); g.down != want.down || g.score < want.score || g.score != fit.cap {
+				t.Errorf("%s: down %v, score %.2f (cap %.2f); want %v, at least %v, the cap", want.d.Services[1].Name, g.down, g.score, fit.cap, want.down, want.score)
 			}
 		}
 		if len(rows) != want.rows || len(cols) != want.cols {
 			t.Errorf("%s: %d rows of %d, want %d of %d", want.d.Services[1].Name, len(rows), len(cols), want.rows, want.cols)
+		}
+	}
+	// Different graphs side by side are drawn alike: one direction, one
+	// size of type, notes in all or none.
+	fan3 := &Diagram{Services: slices.Clone(fan.Services[:5]), Calls: fan.Calls[:4]}
+	fan3.Services[1].Note = "needs\u00a0all\u00a03"
+	var panels []graphPanel
+	for _, d := range []*Diagram{fan3, shared, fan3, shared} {
+		l, err := layoutDiagram(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		panels = append(panels, graphPanel{d: d, l: l})
+	}
+	tiles, fit := graphTiles(c, panels)
+	for i, tl := range tiles {
+		g := fitGeometry(tl.c, panels[i].d, panels[i].l, fit)
+		if g.down != fit.down || g.score != fit.cap {
+			t.Errorf("panel %d: down %v, score %.2f; want %v and the cap, %.2f", i, g.down, g.score, fit.down, fit.cap)
 		}
 	}
 }
