@@ -303,3 +303,33 @@ func TestGraphFindings(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 }
+
+// TestBusiest: the calls that send the most tries per request, every one
+// on a tie, grouped by caller; a call never made counts for none.
+func TestBusiest(t *testing.T) {
+	svc := func(names ...string) []DiagramService {
+		out := []DiagramService{{Name: "requests", Outside: true}}
+		for _, n := range names {
+			out = append(out, DiagramService{Name: n})
+		}
+		return out
+	}
+	nan := math.NaN()
+	for _, c := range []struct {
+		d    Diagram
+		want string
+	}{
+		{Diagram{svc("gateway", "b1", "b2", "b3"), []DiagramCall{{0, 1, 1}, {1, 2, 1.1}, {1, 3, 1.104}, {1, 4, 1.1}}},
+			"the most tries per user request go from gateway to b1, b2 and b3, 1.1 each"},
+		{Diagram{svc("front", "orders", "users", "db"), []DiagramCall{{0, 1, 1}, {1, 2, 1}, {1, 3, 1}, {2, 4, 2}, {3, 4, 2}}},
+			"the most tries per user request go from orders to db and from users to db, 2 each"},
+		{Diagram{svc("gateway", "b1"), []DiagramCall{{0, 1, 1.27}, {1, 2, nan}}},
+			"the most tries per user request go from the users to gateway, 1.27"},
+		{Diagram{svc("gateway", "b1"), []DiagramCall{{0, 1, 1}, {1, 2, nan}}},
+			"no call sends more than one try per user request"},
+	} {
+		if got := busiest(&c.d); got != c.want {
+			t.Errorf("busiest = %q, want %q", got, c.want)
+		}
+	}
+}

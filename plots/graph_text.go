@@ -71,29 +71,53 @@ func (g graph) findings(t *Table, f *spec.Figure) []string {
 		if len(ended) > 0 {
 			s = "At the end of the run " + joinAnd(ended)
 		}
-		top := -1
-		for i, c := range p.d.Calls {
-			if a := roundTo(c.Amplification, 2); a > 1 && (top < 0 || a > roundTo(p.d.Calls[top].Amplification, 2)) {
-				top = i
-			}
-		}
-		if top < 0 {
-			s += "; no call sends more than one try per user request"
-		} else {
-			c := p.d.Calls[top]
-			from := "the users"
-			if !p.d.Services[c.From].Outside {
-				from = p.d.Services[c.From].Name
-			}
-			s += "; the most tries per user request go from " + from + " to " + p.d.Services[c.To].Name + ", " + numText(roundTo(c.Amplification, 2))
-		}
-		s += "."
+		s += "; " + busiest(p.d) + "."
 		if p.title != "" {
 			s = "**" + p.title + "**: " + s
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// busiest says which calls of d sent the most tries per user request
+// (rounded to two decimals), all of them on a tie, grouped by caller: "the
+// most tries per user request go from gateway to b1, b2 and b3, 1.1
+// each"; or that none sent more than one.
+func busiest(d *Diagram) string {
+	top := 1.0
+	for _, c := range d.Calls {
+		if a := roundTo(c.Amplification, 2); a > top { // NaN, a call never made, is not
+			top = a
+		}
+	}
+	if top <= 1 {
+		return "no call sends more than one try per user request"
+	}
+	var callers []int
+	to := map[int][]string{}
+	for _, c := range d.Calls {
+		if roundTo(c.Amplification, 2) != top {
+			continue
+		}
+		if _, ok := to[c.From]; !ok {
+			callers = append(callers, c.From)
+		}
+		to[c.From] = append(to[c.From], d.Services[c.To].Name)
+	}
+	var parts []string
+	for _, from := range callers {
+		name := d.Services[from].Name
+		if d.Services[from].Outside {
+			name = "the users"
+		}
+		parts = append(parts, "from "+name+" to "+joinAnd(to[from]))
+	}
+	s := "the most tries per user request go " + joinAnd(parts) + ", " + numText(top)
+	if len(parts) > 1 || len(to[callers[0]]) > 1 {
+		s += " each"
+	}
+	return s
 }
 
 // stateWords is how a service in state st ended, after its name.
