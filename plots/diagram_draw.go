@@ -16,9 +16,14 @@ import (
 // multiples of a large graph stay legible rather than overlapping.
 const diagramMinScale = 0.65
 
+// diagramMargin is the room before the first layer's middle and after the
+// last one's, in layers: a little more than half the most a box may take
+// along the flow (0.62 of the room between layers' middles).
+const diagramMargin = 0.32
+
 // diagramArrowRoom is the least room between the boxes of two layers: an
 // arrow long enough to show its head and its label.
-const diagramArrowRoom = 0.35 * vg.Inch
+const diagramArrowRoom = 0.5 * vg.Inch
 
 // diagramGeometry is where a diagram's boxes lie on its canvas. Calls flow
 // from layer to layer (a layout's columns), left to right or top to
@@ -79,7 +84,7 @@ func fitGeometry(c draw.Canvas, d *Diagram, l diagramLayout, fit diagramFit) *di
 	if g.down {
 		along, across = across, along
 	}
-	g.pitch = along / vg.Length(len(l.rows))
+	g.pitch = along / (vg.Length(len(l.rows)-1) + 2*diagramMargin)
 	slot := across / vg.Length(slices.Max(l.rows))
 	// Between layers, room for an arrow and its label.
 	room := min(0.62*g.pitch, g.pitch-diagramArrowRoom)
@@ -148,7 +153,7 @@ func (g *diagramGeometry) width(v int) vg.Length {
 // centre is the middle of service v's box.
 func (g *diagramGeometry) centre(v int) vg.Point {
 	n := g.l.rows[g.l.column[v]]
-	a := g.pitch * (vg.Length(g.l.column[v]) + 0.5)
+	a := g.pitch * (vg.Length(g.l.column[v]) + diagramMargin)
 	if g.down {
 		slot := (g.c.Max.X - g.c.Min.X) / vg.Length(n)
 		return vg.Point{X: g.c.Min.X + slot*(vg.Length(g.l.row[v])+0.5), Y: g.c.Max.Y - a}
