@@ -91,12 +91,38 @@ func Check(figs []spec.Figure, g *sweep.Grid) error {
 			errors.As(err, &fe)
 			return &spec.FigureError{Figure: i, Key: fe.key, Msg: fe.msg}
 		}
+		if err := checkCells(f, g); err != nil {
+			return &spec.FigureError{Figure: i, Key: "kind", Msg: err.Error()}
+		}
 		if n := Name(f); !spec.ValidName(n) || names[n] {
 			return &spec.FigureError{Figure: i, Key: "name", Msg: fmt.Sprintf("%q is not a usable, unique file name", n)}
 		}
 		names[Name(f)] = true
 	}
 	return nil
+}
+
+// checkCells asks a kind that checks the facts of the cells it draws
+// (factsChecker) about the cells f would draw.
+func checkCells(f *spec.Figure, g *sweep.Grid) error {
+	k, _ := kindOf(f.Kind)
+	fc, ok := k.impl.(factsChecker)
+	if !ok {
+		return nil
+	}
+	cells := g.Product()
+	if k.Beside {
+		cells = g.Cells()
+	}
+	var facts []Facts
+	var labels []string
+	for i := range cells {
+		if c := &cells[i]; f.Select.Holds(c) {
+			r := rowOf(c, &model.Result{})
+			facts, labels = append(facts, r.Facts), append(labels, r.Label())
+		}
+	}
+	return fc.checkFacts(facts, labels, g.ColumnNames())
 }
 
 // Spans writes sorted values of a grid axis as runs of neighbours on the
@@ -236,6 +262,7 @@ func factsOf(c *sweep.Cell) Facts {
 	if p.Fault.Has {
 		f.FaultEnd = p.Fault.End.Seconds()
 	}
+	f.Graph = serviceGraph(p.Graph)
 	return f
 }
 
@@ -250,6 +277,39 @@ func serverKind(p *model.Plan) string {
 		return "latency"
 	}
 	return "fifo"
+}
+
+// serviceGraph reads a graph's structure from its plan's tree of calls,
+// in which a service reached by two paths appears on each: an edge is
+// a call from the service of a node's parent to the node's, once per edge
+// as written; nil for a chain.
+func serviceGraph(gp *model.GraphPlan) *ServiceGraph {
+	if gp == nil {
+		return nil
+	}
+	g := &ServiceGraph{Services: gp.Services, Fans: make([]Fan, len(gp.Services))}
+	from := make([]int, len(gp.Edges)) // by edge as written; -1: the entry or not in the tree
+	for i := range from {
+		from[i] = -2
+	}
+	to := make([]int, len(gp.Edges))
+	for _, n := range gp.Nodes {
+		if n.Parent < 0 {
+			g.Entries = append(g.Entries, n.Service)
+			from[n.Edge] = -1
+		} else {
+			from[n.Edge], to[n.Edge] = gp.Nodes[n.Parent].Service, n.Service
+		}
+		if len(n.Kids) > 0 {
+			g.Fans[n.Service] = Fan{Calls: len(n.Kids), Sequence: n.Sequence, Need: int(n.Need)}
+		}
+	}
+	for e := range gp.Edges {
+		if from[e] >= 0 {
+			g.Calls = append(g.Calls, GraphCall{From: from[e], To: to[e]})
+		}
+	}
+	return g
 }
 
 // Tipping draws the regions figure of each search of o that has an x axis,

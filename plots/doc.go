@@ -44,15 +44,24 @@
 //   - "collapse" (x (numeric); optional: line): the time to collapse without
 //     a fault (collapse_s) against a numeric x on a log scale, a line per
 //     value of line, beside the share of replicates that collapsed
+//   - "graph" (optional: x): a service graph's diagram, one per value of x
+//     (at most 6): each service coloured by its verdict (the column
+//     service.verdict), each call's arrow by its tries per user request (the
+//     column from.to.tries, and the entry service's tries for the users'
+//     call, over requests); for a [scenario.graph] of more than one path
+//     whose results have the per-service verdicts; metric is not read
 //
 // # Files
 //
 // Each kind is a type in a file of its own that draws (phase.go), beside a
 // file of what it says, its title, caption and findings (phase_text.go).
 // The regions figure of a boundary search (regions.go) is drawn from the
-// experiment's searches rather than a [[figure]]. outcome.go holds the
-// verdicts in words and colours, one place for "stuck", "still draining",
-// "not judged" and "aborted".
+// experiment's searches rather than a [[figure]]. A graph figure's
+// diagrams are plain data too (Diagram, diagram_layout.go, drawn by
+// diagram_draw.go), which graph_table.go reads from a table's cells: the
+// graph from their facts, the states and tries from their columns.
+// outcome.go holds the verdicts in words and colours, one place for
+// "stuck", "still draining", "not judged" and "aborted".
 //
 // # Axes
 //

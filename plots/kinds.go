@@ -66,7 +66,16 @@ func Kinds() []Kind {
 			Doc: "goodput and health against the load offered, on a load shape that rises and then falls: the way up solid, the way down dashed, the loads at which the system tipped and came back marked"},
 		{Name: "collapse", Roles: []Role{x, {Key: "line"}}, impl: collapse{},
 			Doc: "the time to collapse without a fault (collapse_s) against a numeric x on a log scale, a line per value of line, beside the share of replicates that collapsed"},
+		{Name: "graph", Roles: []Role{{Key: "x"}}, impl: graph{},
+			Doc: "a service graph's diagram, one per value of x (at most 6): each service coloured by its verdict (the column service.verdict), each call's arrow by its tries per user request (the column from.to.tries, and the entry service's tries for the users' call, over requests); for a [scenario.graph] of more than one path whose results have the per-service verdicts; metric is not read"},
 	}
+}
+
+// factsChecker is a kind that needs more of the cells it draws than the
+// grid's axes and columns: checkFacts checks their facts, before any run,
+// against the columns the results will have (labels name the cells).
+type factsChecker interface {
+	checkFacts(facts []Facts, labels []string, columns []string) error
 }
 
 // kindOf finds the kind a spec names.
@@ -186,6 +195,9 @@ func checkFigure(f *spec.Figure, axes []Axis, columns []string) error {
 		name := axisOf(f, key)
 		if name == "" {
 			continue
+		}
+		if _, ok := roles[key]; !ok {
+			return fail(key, "a %s figure does not read %s; it takes %s", f.Kind, key, k.Axes())
 		}
 		var ax *Axis
 		for i := range axes {

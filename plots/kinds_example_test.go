@@ -26,6 +26,7 @@ func exampleTables() map[string]func() (*Table, spec.Figure) {
 		"series":     seriesExample,
 		"hysteresis": hysteresisExample,
 		"collapse":   collapseExample,
+		"graph":      graphExample,
 	}
 }
 

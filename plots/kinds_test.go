@@ -250,9 +250,22 @@ func TestKindCheck(t *testing.T) {
 		return f
 	}
 	for _, k := range Kinds() {
-		if err := Check([]spec.Figure{ok(k)}, e.Grid); err != nil {
+		err := Check([]spec.Figure{ok(k)}, e.Grid)
+		if _, cells := k.impl.(factsChecker); cells {
+			// It checks the cells too, and these hold no service graph
+			// (TestGraphFromPlan checks a graph's).
+			if err == nil || !strings.Contains(err.Error(), "runs no service graph") {
+				t.Errorf("kind %s on a chain: %v", k.Name, err)
+			}
+			continue
+		}
+		if err != nil {
 			t.Errorf("kind %s: %v", k.Name, err)
 		}
+	}
+	// A key the kind does not read is refused, naming those it takes.
+	if err := Check([]spec.Figure{{Kind: "series", X: "load"}}, e.Grid); err == nil || !strings.Contains(err.Error(), "figure 0: x: a series figure does not read x; it takes no axes") {
+		t.Errorf("a series figure with x: %v", err)
 	}
 	err := Check([]spec.Figure{{Kind: "phsae"}}, e.Grid)
 	if err == nil {
@@ -270,7 +283,7 @@ func TestKindCheck(t *testing.T) {
 	// In an experiment file, the error is placed at the key.
 	bad := parse(t, strings.Replace(smallGrid, `kind = "series"`, `kind = "serie"`, 1))
 	err = bad.CheckFigures(Check)
-	if err == nil || !strings.Contains(err.Error(), `test.toml:37:1: figure.2.kind: "serie" is not a figure kind (did you mean "series"?); use phase, lines, bars, series, hysteresis or collapse`) {
+	if err == nil || !strings.Contains(err.Error(), `test.toml:37:1: figure.2.kind: "serie" is not a figure kind (did you mean "series"?); use phase, lines, bars, series, hysteresis, collapse or graph`) {
 		t.Errorf("got %v", err)
 	}
 	for _, k := range Kinds() {

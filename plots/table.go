@@ -93,6 +93,32 @@ type Facts struct {
 	RuleOfThumb func(load float64) (seconds float64, ok bool)
 	// FaultEnd is when the fault window ends, in seconds; NaN without one.
 	FaultEnd float64
+	// Graph is the service graph the cell runs, as its plan resolves it;
+	// nil for a chain (and for a graph of one path, which runs as one).
+	Graph *ServiceGraph
+}
+
+// ServiceGraph is the structure of a service graph, what a graph figure
+// draws its diagram from: which service calls which, and how.
+type ServiceGraph struct {
+	Services []string // the services' names, as written
+	Entries  []int    // the services the users call, in file order
+	// Calls are the edges from one service to another, in file order
+	// (the users' calls into Entries are not among them).
+	Calls []GraphCall
+	// Fans say, by service, how it makes its calls.
+	Fans []Fan
+}
+
+// GraphCall is an edge of a ServiceGraph: service From calls service To
+// (indices into Services).
+type GraphCall struct{ From, To int }
+
+// Fan is how a service makes its calls to others.
+type Fan struct {
+	Calls    int  // how many services it calls
+	Sequence bool // one after the other, each after the one before succeeded
+	Need     int  // in parallel: how many answers a call to it needs
 }
 
 // ServerFacts are one server's key parameters in a service graph.

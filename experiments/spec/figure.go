@@ -8,7 +8,7 @@ import (
 
 // Figure asks for one figure of the report.
 type Figure struct {
-	Kind        string // a figure kind (plots.Kinds): "phase", "lines", "bars", "series", "hysteresis" or "collapse"
+	Kind        string // a figure kind (plots.Kinds): "phase", "lines", "bars", "series", "hysteresis", "collapse" or "graph"
 	Name        string // file name without extension; "" for the kind's default
 	Title       string // "" for the kind's default
 	X, Y        string // axis names (phase: both axes; lines: x axis; bars: the categories)
