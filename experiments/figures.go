@@ -77,7 +77,8 @@ func (e *Experiment) CheckFigures(check func([]spec.Figure, *sweep.Grid) error) 
 	return &Error{File: e.File, Msg: err.Error()}
 }
 
-// figureOnly reads a figure's only table: axis = value or [values].
+// figureOnly reads a figure's only table: axis = value or [values], each a
+// value of the axis or of a single cell ([[cell]]) on it.
 func (e *Experiment) figureOnly(key string, v any) (map[string][]string, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -89,10 +90,18 @@ func (e *Experiment) figureOnly(key string, v any) (map[string][]string, error) 
 		if !ok {
 			return nil, e.errorf(key+"."+axis, "is not a grid axis; the axes are %s", e.Grid.AxisList())
 		}
+		values := slices.Clone(ax.Values)
+		for _, c := range e.Grid.Cells()[min(e.Grid.Size(), len(e.Grid.Cells())):] { // none before the grid expands
+			for _, p := range c.Params {
+				if p.Axis == axis {
+					values = append(values, p.Value)
+				}
+			}
+		}
 		for _, r := range listOf(m[axis]) {
 			val, err := sweep.NewValue(r, ax.Duration)
 			found := false
-			for _, av := range ax.Values {
+			for _, av := range values {
 				found = found || err == nil && (av.Text == val.Text || av.IsNum && val.IsNum && av.Num == val.Num)
 				if found {
 					val = av

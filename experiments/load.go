@@ -94,9 +94,6 @@ func (e *Experiment) interpret(tree map[string]any) error {
 	if err := e.readSeries(top.Series); err != nil {
 		return err
 	}
-	if err := e.readFigures(tree["figure"]); err != nil {
-		return err
-	}
 	if n := e.Grid.Size(); n > e.MaxCells {
 		var dims []string
 		for _, a := range e.Grid.Axes {
@@ -109,6 +106,9 @@ func (e *Experiment) interpret(tree map[string]any) error {
 		return e.cellError(err)
 	}
 	if err := e.readCells(tree["cell"]); err != nil {
+		return err
+	}
+	if err := e.readFigures(tree["figure"]); err != nil { // after the single cells: only may name their values
 		return err
 	}
 	if err := e.readWindows(tree["window"]); err != nil {
