@@ -12,12 +12,14 @@ type graphRun struct {
 	// By node: the tries sent (past the breaker, limiter and budget), the
 	// retries among them, and the calls that failed for good.
 	tries, retries, failed []int64
+	health                 *graphHealth // each service's health
 }
 
 func newGraphRun(s *stoch) *graphRun {
 	n := len(s.p.Graph.Nodes)
 	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n)}
 	gr.servers = newServerSet(s)
+	gr.health = newGraphHealth(s.p)
 	return gr
 }
 

@@ -232,7 +232,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 	}
 	res.Band = newSeriesBand(series)
 	res.Windows = aggregateWindows(opt.Windows, windows)
-	res.Graph = aggregateColumns(GraphMetrics(p.Graph), graphs)
+	res.Graph = aggregateGraph(p.Graph, graphs)
 	res.Metrics, res.SD, res.RecoveredShare, res.Spread = aggregate(runs)
 	res.Replicates = len(runs)
 	res.Warnings = append(res.Warnings, horizonWarnings(p, &res)...)

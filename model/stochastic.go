@@ -86,7 +86,7 @@ func runStochasticTo(p *Plan, seed uint64, series bool, g *guard, graph *[]float
 		ser = s.rec.done(s.srv.backlog(), s.inFlight())
 	}
 	if graph != nil && s.graph != nil {
-		*graph = s.graph.values(p.Graph, s.c.ok, s.c.failed)
+		*graph = s.graph.values(p, s.c.ok, s.c.failed)
 	}
 	return s.metrics(), ser, nil
 }
@@ -312,6 +312,9 @@ func (s *stoch) step(t int64) {
 	s.c.peakQueue = max(s.c.peakQueue, q)
 	hq := s.healthBacklog(q)
 	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, hq, s.work(hq))
+	if s.graph != nil {
+		s.graph.health.observe(t, s.graph.servers)
+	}
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, q, s.inFlight())
 	}
@@ -422,6 +425,9 @@ func (s *stoch) idle(a, b int64) {
 	}
 	hq := s.healthBacklog(q)
 	s.health.idle(a, b, hq, s.work(hq), mark)
+	if s.graph != nil {
+		s.graph.health.idle(a, b, s.graph.servers)
+	}
 }
 
 // healthBacklog is the part of the backlog q the health rule reads: the

@@ -75,7 +75,7 @@ func (c column) cell(r *model.Result) string {
 	}
 	v := c.metric.Value(r)
 	switch {
-	case c.metric.Kind == "verdict":
+	case c.metric.Kind == "verdict" && !math.IsNaN(v):
 		return model.Verdict(v).String()
 	case c.metric.Kind == "phase" && !math.IsNaN(v):
 		return model.MarkovPhase(v).String()

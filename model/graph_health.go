@@ -1,0 +1,89 @@
+package model
+
+import "slices"
+
+// graphHealth judges each service of a graph by the rule the users at the
+// entry point are judged by (health, the goodput rule), on the calls made
+// to it, one per call however many tries it took: made when its first try
+// starts, succeeded when a try of it does (see "Service graphs" in doc.go
+// for what counts and why). A service's verdict reads the backlog of the
+// servers its calls reach, its own and those below it, each once.
+type graphHealth struct {
+	svc []health // by service
+	// made and ok are the current tick's calls made to each service and
+	// those that succeeded.
+	made, ok []int64
+	nodes    []GraphNode
+	below    [][]int // by service: the services with a server its calls reach, itself included
+}
+
+func newGraphHealth(p *Plan) *graphHealth {
+	gp := p.Graph
+	n := len(gp.Services)
+	gh := &graphHealth{svc: make([]health, n), made: make([]int64, n), ok: make([]int64, n), nodes: gp.Nodes, below: make([][]int, n)}
+	for i := range gh.svc {
+		gh.svc[i] = newHealth(p)
+	}
+	for n, nd := range gp.Nodes {
+		gh.below[nd.Service] = gh.reach(gh.below[nd.Service], int8(n))
+	}
+	return gh
+}
+
+// reach adds the servers of node n's service and of every call below it
+// to dst, each once.
+func (gh *graphHealth) reach(dst []int, n int8) []int {
+	nd := &gh.nodes[n]
+	if nd.Server >= 0 && !slices.Contains(dst, nd.Server) {
+		dst = append(dst, nd.Server)
+	}
+	for _, k := range nd.Kids {
+		dst = gh.reach(dst, k)
+	}
+	return dst
+}
+
+// called counts n calls made to node's service now (first tries).
+func (gh *graphHealth) called(node int8, n int64) { gh.made[gh.nodes[node].Service] += n }
+
+// succeeded counts n calls to node's service that succeeded now.
+func (gh *graphHealth) succeeded(node int8, n int64) { gh.ok[gh.nodes[node].Service] += n }
+
+// held is what the servers service i's calls reach hold at the end of a
+// tick: its backlog for the verdict.
+func (gh *graphHealth) held(i int, x *serverSet) int64 {
+	var b int64
+	for _, j := range gh.below[i] {
+		b += x.srv[j].backlog()
+	}
+	return b
+}
+
+// observe judges every service at the end of tick t, and starts the next
+// tick's counts.
+func (gh *graphHealth) observe(t int64, x *serverSet) {
+	for i := range gh.svc {
+		b := gh.held(i, x)
+		gh.svc[i].observe(t, gh.ok[i], gh.made[i], b, b)
+	}
+	clear(gh.made)
+	clear(gh.ok)
+}
+
+// idle judges every service over ticks a..b−1, in which nothing happened.
+func (gh *graphHealth) idle(a, b int64, x *serverSet) {
+	for i := range gh.svc {
+		q := gh.held(i, x)
+		gh.svc[i].idle(a, b, q, q, nil)
+	}
+}
+
+// verdicts is each service's judgement of a run of p, as the run's is
+// (health.verdict): its Verdict, RecoveryS and CollapseS.
+func (gh *graphHealth) verdicts(p *Plan) []Metrics {
+	out := make([]Metrics, len(gh.svc))
+	for i := range gh.svc {
+		gh.svc[i].verdict(&out[i], p)
+	}
+	return out
+}
