@@ -10,17 +10,21 @@ import "slices"
 // servers its calls reach, its own and those below it, each once.
 type graphHealth struct {
 	svc []health // by service
-	// made and ok are the current tick's calls made to each service and
-	// those that succeeded.
-	made, ok []int64
-	nodes    []GraphNode
-	below    [][]int // by service: the services with a server its calls reach, itself included
+	// made and ok are the current tick's calls made and calls that
+	// succeeded, by node (the engine's hot path counts them there);
+	// svcMade and svcOK gather them by service.
+	made, ok       []int64
+	svcMade, svcOK []int64
+	held           []int64 // by service with a server: its backlog at the end of the tick
+	nodes          []GraphNode
+	below          [][]int // by service: the services with a server its calls reach, itself included
 }
 
 func newGraphHealth(p *Plan) *graphHealth {
 	gp := p.Graph
 	n := len(gp.Services)
-	gh := &graphHealth{svc: make([]health, n), made: make([]int64, n), ok: make([]int64, n), nodes: gp.Nodes, below: make([][]int, n)}
+	gh := &graphHealth{svc: make([]health, n), made: make([]int64, len(gp.Nodes)), ok: make([]int64, len(gp.Nodes)),
+		svcMade: make([]int64, n), svcOK: make([]int64, n), held: make([]int64, n), nodes: gp.Nodes, below: make([][]int, n)}
 	for i := range gh.svc {
 		gh.svc[i] = newHealth(p)
 	}
@@ -43,18 +47,27 @@ func (gh *graphHealth) reach(dst []int, n int8) []int {
 	return dst
 }
 
-// called counts n calls made to node's service now (first tries).
-func (gh *graphHealth) called(node int8, n int64) { gh.made[gh.nodes[node].Service] += n }
+// called counts n calls made now to node's service (first tries).
+func (gh *graphHealth) called(node int8, n int64) { gh.made[node] += n }
 
-// succeeded counts n calls to node's service that succeeded now.
-func (gh *graphHealth) succeeded(node int8, n int64) { gh.ok[gh.nodes[node].Service] += n }
+// succeeded counts n calls of node that succeeded now.
+func (gh *graphHealth) succeeded(node int8, n int64) { gh.ok[node] += n }
 
-// held is what the servers service i's calls reach hold at the end of a
-// tick: its backlog for the verdict.
-func (gh *graphHealth) held(i int, x *serverSet) int64 {
+// hold finds what the servers each service's calls reach hold now: its
+// backlog for the verdict.
+func (gh *graphHealth) hold(x *serverSet) {
+	for i, v := range x.srv {
+		if v != nil {
+			gh.held[i] = v.backlog()
+		}
+	}
+}
+
+// backlog is what the servers service i's calls reach hold (hold).
+func (gh *graphHealth) backlog(i int) int64 {
 	var b int64
 	for _, j := range gh.below[i] {
-		b += x.srv[j].backlog()
+		b += gh.held[j]
 	}
 	return b
 }
@@ -62,18 +75,27 @@ func (gh *graphHealth) held(i int, x *serverSet) int64 {
 // observe judges every service at the end of tick t, and starts the next
 // tick's counts.
 func (gh *graphHealth) observe(t int64, x *serverSet) {
-	for i := range gh.svc {
-		b := gh.held(i, x)
-		gh.svc[i].observe(t, gh.ok[i], gh.made[i], b, b)
+	clear(gh.svcMade)
+	clear(gh.svcOK)
+	for n := range gh.nodes {
+		i := gh.nodes[n].Service
+		gh.svcMade[i] += gh.made[n]
+		gh.svcOK[i] += gh.ok[n]
 	}
 	clear(gh.made)
 	clear(gh.ok)
+	gh.hold(x)
+	for i := range gh.svc {
+		b := gh.backlog(i)
+		gh.svc[i].observe(t, gh.svcOK[i], gh.svcMade[i], b, b)
+	}
 }
 
 // idle judges every service over ticks a..b−1, in which nothing happened.
 func (gh *graphHealth) idle(a, b int64, x *serverSet) {
+	gh.hold(x)
 	for i := range gh.svc {
-		q := gh.held(i, x)
+		q := gh.backlog(i)
 		gh.svc[i].idle(a, b, q, q, nil)
 	}
 }
