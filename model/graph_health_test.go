@@ -209,3 +209,44 @@ func TestAggregateGraphHealth(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceHealthDraining: the shared database's outage (10 s at 60 s,
+// 300 calls a second, two services calling it for each of 100 requests a
+// second) leaves a queue that is still falling when an 80 s run ends:
+// the cell is draining, and so is each service, whose backlog is the
+// database's queue its calls wait in; the front, judged on the users'
+// requests, is the cell exactly.
+func TestServiceHealthDraining(t *testing.T) {
+	db := backend("db", 0)
+	db.Server.Capacity, db.Server.Queue = 300, "fifo"
+	edges := []Layer{edge("", "front", 1), edge("front", "orders", 1), edge("front", "users", 1), edge("orders", "db", 1), edge("users", "db", 1)}
+	edges[0].Timeout = Duration(2 * time.Second)
+	edges[3].Timeout, edges[4].Timeout = Duration(300*time.Millisecond), Duration(300*time.Millisecond)
+	sc := graphScenario(100, 80*time.Second,
+		[]GraphService{service("front", "parallel", "all"), service("orders", "parallel", "all"), service("users", "parallel", "all"), db}, edges)
+	sc.Tick, sc.Arrivals, sc.Replicates = Duration(10*time.Millisecond), "poisson", 5
+	sc.Health.Window = Duration(10 * time.Second)
+	sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(10 * time.Second), Factor: 1, Service: "db"}}
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunPlan(t.Context(), p, 7, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Draining {
+		t.Fatalf("the cell is %v; the test needs it draining", r.Verdict)
+	}
+	ms := GraphMetrics(p.Graph)
+	for _, name := range p.Graph.Services {
+		m, _ := metricNamed(ms, name+".verdict")
+		if v := Verdict(m.Value(&r)); v != Draining {
+			t.Errorf("%s %v, want draining", name, v)
+		}
+	}
+	c, _ := metricNamed(ms, "front.collapse_s")
+	if got := c.Value(&r); got != r.CollapseS {
+		t.Errorf("front collapsed at %g s, the cell at %g s", got, r.CollapseS)
+	}
+}
