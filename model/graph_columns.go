@@ -153,3 +153,29 @@ func aggregateGraph(gp *GraphPlan, runs [][]float64) []WindowValue {
 	}
 	return out
 }
+
+// ServiceColumn is one quantity of a service's series row, series.csv
+// writing it as <service>.<Name>.
+type ServiceColumn struct {
+	Name string
+	Doc  string
+	Get  func(r *ServiceRow) float64
+}
+
+// ServiceColumns lists the quantities of a service's series row, in
+// series.csv order.
+func ServiceColumns() []ServiceColumn {
+	return []ServiceColumn{
+		{"calls", "calls made to the service (first tries, over every edge into it)", func(r *ServiceRow) float64 { return r.Calls }},
+		{"succeeded", "calls to the service that succeeded", func(r *ServiceRow) float64 { return r.Succeeded }},
+		{"failed", "calls to the service that failed for good", func(r *ServiceRow) float64 { return r.Failed }},
+		{"tries", "tries sent to the service, first tries and retries", func(r *ServiceRow) float64 { return r.Tries }},
+		{"queue", "calls its own server held at the end of the bin (0 without one)", func(r *ServiceRow) float64 { return r.Queue }},
+		{"healthy", "1 when the service's health held in every tick of the bin, else 0", func(r *ServiceRow) float64 {
+			if r.Unhealthy {
+				return 0
+			}
+			return 1
+		}},
+	}
+}

@@ -15,7 +15,9 @@ type graphHealth struct {
 	// svcMade and svcOK gather them by service.
 	made, ok       []int64
 	svcMade, svcOK []int64
-	held           []int64 // by service with a server: its backlog at the end of the tick
+	held           []int64      // by service with a server: its backlog at the end of the tick
+	bad            []bool       // by service: unhealthy at the end of the tick
+	series         *graphSeries // the services' series, when the run records its own; nil otherwise
 	nodes          []GraphNode
 	below          [][]int // by service: the services with a server its calls reach, itself included
 }
@@ -24,7 +26,7 @@ func newGraphHealth(p *Plan) *graphHealth {
 	gp := p.Graph
 	n := len(gp.Services)
 	gh := &graphHealth{svc: make([]health, n), made: make([]int64, len(gp.Nodes)), ok: make([]int64, len(gp.Nodes)),
-		svcMade: make([]int64, n), svcOK: make([]int64, n), held: make([]int64, n), nodes: gp.Nodes, below: make([][]int, n)}
+		svcMade: make([]int64, n), svcOK: make([]int64, n), held: make([]int64, n), bad: make([]bool, n), nodes: gp.Nodes, below: make([][]int, n)}
 	for i := range gh.svc {
 		gh.svc[i] = newHealth(p)
 	}
@@ -87,7 +89,10 @@ func (gh *graphHealth) observe(t int64, x *serverSet) {
 	gh.hold(x)
 	for i := range gh.svc {
 		b := gh.backlog(i)
-		gh.svc[i].observe(t, gh.svcOK[i], gh.svcMade[i], b, b)
+		gh.bad[i] = gh.svc[i].observe(t, gh.svcOK[i], gh.svcMade[i], b, b)
+	}
+	if gh.series != nil {
+		gh.series.add(t, gh.svcMade, gh.svcOK, gh.bad, gh.held)
 	}
 }
 
@@ -96,7 +101,14 @@ func (gh *graphHealth) idle(a, b int64, x *serverSet) {
 	gh.hold(x)
 	for i := range gh.svc {
 		q := gh.backlog(i)
-		gh.svc[i].idle(a, b, q, q, nil)
+		var mark func(x, y int64, unhealthy bool)
+		if gh.series != nil {
+			mark = func(x, y int64, unhealthy bool) { gh.series.mark(i, x, y, unhealthy) }
+		}
+		gh.svc[i].idle(a, b, q, q, mark)
+	}
+	if gh.series != nil {
+		gh.series.idle(a, b, gh.held)
 	}
 }
 

@@ -59,6 +59,16 @@ func TestServiceHealthOutage(t *testing.T) {
 	}
 }
 
+// runCell runs sc as a grid cell seeded seed (runWith), with its plan.
+func runCell(t *testing.T, sc Scenario, seed uint64, opt Options) (*Plan, Result) {
+	t.Helper()
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, runWith(t, sc, seed, opt)
+}
+
 // same reports whether a and b are equal, NaN equal to NaN.
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
@@ -130,14 +140,7 @@ func TestServiceHealthColumns(t *testing.T) {
 	sc := outageFanOut("all")
 	sc.Replicates = 8
 	sc.Graph.Service[2].Server.FailureProbability = 0.05
-	p, err := sc.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := RunPlan(t.Context(), p, 3, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, r := runCell(t, sc, 3, Options{})
 	ms := GraphMetrics(p.Graph)
 	col := func(name string) (mean, sd float64) {
 		t.Helper()
@@ -227,14 +230,7 @@ func TestServiceHealthDraining(t *testing.T) {
 	sc.Tick, sc.Arrivals, sc.Replicates = Duration(10*time.Millisecond), "poisson", 5
 	sc.Health.Window = Duration(10 * time.Second)
 	sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(10 * time.Second), Factor: 1, Service: "db"}}
-	p, err := sc.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := RunPlan(t.Context(), p, 7, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, r := runCell(t, sc, 7, Options{})
 	if r.Verdict != Draining {
 		t.Fatalf("the cell is %v; the test needs it draining", r.Verdict)
 	}
@@ -248,5 +244,78 @@ func TestServiceHealthDraining(t *testing.T) {
 	c, _ := metricNamed(ms, "front.collapse_s")
 	if got := c.Value(&r); got != r.CollapseS {
 		t.Errorf("front collapsed at %g s, the cell at %g s", got, r.CollapseS)
+	}
+}
+
+// TestServiceSeries: each service's series in outageFanOut, a row a
+// second: 100 calls a second to each backend; a's 100 fail in each second
+// of its outage (5 s to 10 s) and succeed otherwise, and a is unhealthy
+// from 5 s to 12 s (a 3 s window); b never fails; the gateway's calls are
+// the users' requests and its health the run's, row by row.
+func TestServiceSeries(t *testing.T) {
+	sc := outageFanOut("all")
+	_, r := runCell(t, sc, 1, Options{Series: true})
+	ss := r.Series.Services
+	if len(ss) != 3 || ss[0].Name != "gateway" || ss[1].Name != "a" || ss[2].Name != "b" {
+		t.Fatalf("services %+v", ss)
+	}
+	for j, row := range r.Series.Rows {
+		a, b, gw := ss[1].Rows[j], ss[2].Rows[j], ss[0].Rows[j]
+		out := j >= 5 && j < 10
+		want := ServiceRow{Calls: 100, Succeeded: 100, Tries: 100, Unhealthy: j >= 5 && j < 12}
+		if out {
+			want.Succeeded, want.Failed = 0, 100
+		}
+		if a != want {
+			t.Errorf("row %d: a %+v, want %+v", j, a, want)
+		}
+		if b != (ServiceRow{Calls: 100, Succeeded: 100, Tries: 100}) {
+			t.Errorf("row %d: b %+v", j, b)
+		}
+		if gw.Calls != row.Requests || gw.Succeeded != row.Successes || gw.Unhealthy != row.Unhealthy {
+			t.Errorf("row %d: the gateway %+v; the run %g requests, %g successes, unhealthy %v", j, gw, row.Requests, row.Successes, row.Unhealthy)
+		}
+	}
+	if len(ss[1].Rows) != 20 {
+		t.Errorf("%d rows, want 20", len(ss[1].Rows))
+	}
+}
+
+// TestServiceSeriesIdle: rows of ten 100 ms ticks, and a load of 3
+// requests a second (Poisson), so that most ticks are idle stretches: each
+// service's rows sum to its columns, and the gateway's health, row by
+// row, is the run's; a chain's series has no services.
+func TestServiceSeriesIdle(t *testing.T) {
+	sc := outageFanOut("all")
+	sc.Load, sc.Arrivals, sc.Tick = 3, "poisson", Duration(100*time.Millisecond)
+	sc.Duration = Duration(60 * time.Second)
+	p, r := runCell(t, sc, 5, Options{Series: true})
+	ms := GraphMetrics(p.Graph)
+	bad := 0
+	for _, s := range r.Series.Services {
+		var tries, failed float64
+		for j, row := range s.Rows {
+			tries += row.Tries
+			failed += row.Failed
+			if s.Name == "gateway" && row.Unhealthy != r.Series.Rows[j].Unhealthy {
+				t.Errorf("row %d: the gateway unhealthy %v, the run %v", j, row.Unhealthy, r.Series.Rows[j].Unhealthy)
+			}
+			if s.Name == "gateway" && row.Unhealthy {
+				bad++
+			}
+		}
+		mt, _ := metricNamed(ms, s.Name+".tries")
+		mf, _ := metricNamed(ms, s.Name+".failed")
+		if tries != mt.Value(&r) || failed != mf.Value(&r) || len(s.Rows) != 60 {
+			t.Errorf("%s: %d rows, %g tries and %g failed; its columns %g and %g", s.Name, len(s.Rows), tries, failed, mt.Value(&r), mf.Value(&r))
+		}
+	}
+	if bad == 0 {
+		t.Error("the gateway was never unhealthy: the test needs the outage to show")
+	}
+	chain := Default()
+	chain.Engine = "stochastic"
+	if c, err := Run(chain, 1, true); err != nil || c.Series == nil || c.Series.Services != nil {
+		t.Errorf("a chain's series: %v, services %v", err, c.Series != nil && c.Series.Services != nil)
 	}
 }

@@ -84,6 +84,9 @@ func runStochasticTo(p *Plan, seed uint64, series bool, g *guard, graph *[]float
 	var ser *Series
 	if s.rec != nil {
 		ser = s.rec.done(s.srv.backlog(), s.inFlight())
+		if s.graph != nil {
+			ser.Services = s.graph.health.series.done(s.graph.health.held)
+		}
 	}
 	if graph != nil && s.graph != nil {
 		*graph = s.graph.values(p, s.c.ok, s.c.failed)
@@ -114,6 +117,9 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	s.c.peakRate = newPeakRate(p)
 	if series {
 		s.rec = newRecorder(p)
+		if s.graph != nil {
+			s.graph.health.series = newGraphSeries(p, s.graph)
+		}
 	}
 	s.gs.recycle = !p.Cancel
 	if p.Breakers {

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
@@ -70,5 +72,52 @@ func TestServiceVerdicts(t *testing.T) {
 	}
 	if got := serviceVerdicts(cells[2].Plan, &r); got != "" {
 		t.Errorf("a chain: %q", got)
+	}
+}
+
+// TestSeriesServices: series.csv gives each service of a graph its
+// columns, <service>.calls to .healthy, after the run's; a cell without
+// that service (another graph, a chain) leaves them empty.
+func TestSeriesServices(t *testing.T) {
+	e, err := experiments.Parse("graph.toml", []byte(graphCells), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := e.Grid.Cells()
+	results := make([]model.Result, len(cells))
+	for i := range cells {
+		if results[i], err = model.RunPlan(t.Context(), cells[i].Plan, 1, model.Options{Series: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b strings.Builder
+	if err := WriteSeries(&b, e.Grid, results); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	header := strings.Split(lines[0], ",")
+	at := slices.Index(header, "front.calls")
+	want := []string{"front.calls", "front.succeeded", "front.failed", "front.tries", "front.queue", "front.healthy"}
+	if at < 0 || !slices.Equal(header[at:at+6], want) || header[len(header)-1] != "b2.healthy" || slices.Index(header, "gateway.calls") < 0 {
+		t.Fatalf("header %v", header)
+	}
+	db := slices.Index(header, "db.calls")
+	gw := slices.Index(header, "gateway.calls")
+	rows := len(results[0].Series.Rows)
+	shared := strings.Split(lines[1+12], ",") // the shared graph's 13th second
+	fan := strings.Split(lines[1+rows+12], ",")
+	chain := strings.Split(lines[len(lines)-1], ",")
+	if len(shared) != len(header) || len(chain) != len(header) {
+		t.Fatalf("%d and %d fields for %d columns", len(shared), len(chain), len(header))
+	}
+	dbRow := results[0].Series.Services[3].Rows[12]
+	if shared[db] != formatNumber(dbRow.Calls) || dbRow.Calls != 200 || shared[gw] != "" {
+		t.Errorf("the shared graph's row: db.calls %q (want %g, two calls a request), gateway.calls %q (want empty)", shared[db], dbRow.Calls, shared[gw])
+	}
+	if fan[gw] != formatNumber(results[1].Series.Rows[12].Requests) || fan[db] != "" {
+		t.Errorf("the fan-out's row: gateway.calls %q, db.calls %q", fan[gw], fan[db])
+	}
+	if chain[at] != "" || chain[len(chain)-1] != "" {
+		t.Errorf("a chain's row has service fields: %v", chain[at:])
 	}
 }
