@@ -216,14 +216,43 @@
 // together in a serverSet (graph_servers.go): while one of them acts, the
 // plan in force is that server's (the run's plan with the service's
 // ServerPlan), so the server kinds and the rules of a served call read
-// their own server's keys. Health is the goodput the users at the entry
-// points see, all of them together. A budget may be scoped per edge, per
-// caller (the service making the calls; the users', for every entry point)
-// or per callee (the service called; graph_plan.go's budgets): two services retrying into one database then share the
-// database's budget. A graph's results add failed_share, with several
-// entry points the requests that came in through each, and, per service,
-// <name>.tries, .retries, .failed and .calls (graph_columns.go); a graph
-// of one path, being a chain, has the chain's columns only.
+// their own server's keys. A budget may be scoped per edge, per caller
+// (the service making the calls; the users', for every entry point) or per
+// callee (the service called; graph_plan.go's budgets): two services
+// retrying into one database then share the database's budget.
+//
+// The run's health is the goodput the users at the entry points see, all
+// of them together; each service's is judged by the same rule on the
+// calls made to it (graph_health.go), one per call however many tries it took: over
+// health.window, the calls to it that succeeded are at least
+// health.goodput × the calls made to it. A call is made when its first try
+// starts, over every edge into the service (a first try a breaker,
+// limiter, budget or deadline refused was still made), and succeeds when a
+// try of it does; every call made should have been answered, so one that
+// failed for good, timed out, was withdrawn by a caller who gave up, or is
+// still out counts against the service. An entry point's service no
+// other service calls is thus judged on the users' requests that come in
+// there, as the run is on all of them (health per entry point). A
+// service's verdict,
+// recovery and collapse are the run's rules applied to its health, and
+// aggregate over replicates as the run's do; for draining, what a service
+// holds is the backlog of the servers its calls reach (its own and those
+// below it, each once): a service without a server has its calls out while
+// they wait there. A loss server holds nothing, so a service whose calls
+// reach only loss servers and ends unhealthy is stuck, not draining: there
+// the entry point's service may be stuck where the run, whose verdict
+// counts the users' requests without an answer, is draining.
+//
+// A graph's results add failed_share, with several entry points the
+// requests that came in through each (<service>.requests), and, per
+// service, <name>.tries, .retries, .failed, .calls, .verdict, .recovery_s
+// and .collapse_s
+// (graph_columns.go); a graph of one path, being a chain, has the chain's
+// columns only. A graph's series adds each service's own, a row per row
+// of the run's (Series.Services, graph_series.go): the calls made to it,
+// those that succeeded and failed for good, the tries sent to it, its own
+// server's queue and its health; bands and windows summarise the run's
+// rows only.
 //
 // The cost is the groups: a call of the unfolded tree is a group per tick
 // and per retry, where a chain of one layer is one group per tick whatever

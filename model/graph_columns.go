@@ -13,34 +13,39 @@ import (
 // <service>.<column>: the tries of the calls made to it (first tries and
 // retries, over every edge into it), their retries, the calls to it that
 // failed for good (their last try failed, or a budget, breaker, limiter
-// or deadline refused one), and for a service with a server the calls
-// that reached it; then its edges' tries, retries and failed, named
-// <from>.<to>.<column> (but the entry point's, its service's). A chain's
-// plan has none.
+// or deadline refused one), for a service with a server the calls
+// that reached it, and its health judged as the run's is (graph_health.go):
+// its verdict, recovery_s and collapse_s; then its edges' tries, retries
+// and failed, named <from>.<to>.<column> (but the entry point's, its
+// service's). A chain's plan has none.
 func GraphMetrics(gp *GraphPlan) []Metric {
 	if gp == nil {
 		return nil
 	}
-	out := []Metric{graphMetric("failed_share", "share of the user requests answered (successful + failed) that failed; empty when none was")}
+	out := []Metric{graphMetric("failed_share", "share of the user requests answered (successful + failed) that failed; empty when none was", "ratio")}
 	for _, n := range gp.several() {
 		name := gp.Services[gp.Nodes[n].Service]
-		out = append(out, graphMetric(name+".requests", "user requests that came in through the entry point into "+name))
+		out = append(out, graphMetric(name+".requests", "user requests that came in through the entry point into "+name, "count"))
 	}
 	for i, name := range gp.Services {
 		out = append(out,
-			graphMetric(name+".tries", "tries of the calls made to "+name+", first tries and retries, over every edge into it"),
-			graphMetric(name+".retries", "the retries among "+name+".tries"),
-			graphMetric(name+".failed", "calls made to "+name+" that failed for good: their last try failed, or a budget, breaker, limiter or deadline refused one"))
+			graphMetric(name+".tries", "tries of the calls made to "+name+", first tries and retries, over every edge into it", "count"),
+			graphMetric(name+".retries", "the retries among "+name+".tries", "count"),
+			graphMetric(name+".failed", "calls made to "+name+" that failed for good: their last try failed, or a budget, breaker, limiter or deadline refused one", "count"))
 		if gp.Servers[i] != nil {
-			out = append(out, graphMetric(name+".calls", "calls that reached "+name+"'s server"))
+			out = append(out, graphMetric(name+".calls", "calls that reached "+name+"'s server", "count"))
 		}
+		out = append(out,
+			graphMetric(name+".verdict", "how "+name+" ended, judged as the run is but on the calls made to it (one per call, however many tries): healthy while, over the health window, the calls to it that succeeded are at least goodput × the calls made to it (every call made should have been answered); recovered, draining (the backlog of the servers its calls reach still falling), stuck or not judged (no call made to it after the fault)", "verdict"),
+			graphMetric(name+".recovery_s", "seconds from the end of the fault until "+name+" was healthy for good; empty when it did not recover or there is no fault", "seconds"),
+			graphMetric(name+".collapse_s", "seconds from the start until "+name+" was first unhealthy; empty when never", "seconds"))
 	}
 	for _, e := range gp.edgeNames() {
 		if e != "" {
 			out = append(out,
-				graphMetric(e+".tries", "tries of the calls of the edge "+e+" (from.to), first tries and retries"),
-				graphMetric(e+".retries", "the retries among "+e+".tries"),
-				graphMetric(e+".failed", "calls of the edge "+e+" that failed for good"))
+				graphMetric(e+".tries", "tries of the calls of the edge "+e+" (from.to), first tries and retries", "count"),
+				graphMetric(e+".retries", "the retries among "+e+".tries", "count"),
+				graphMetric(e+".failed", "calls of the edge "+e+" that failed for good", "count"))
 		}
 	}
 	return out
@@ -66,9 +71,10 @@ func (gp *GraphPlan) edgeNames() []string {
 	return out
 }
 
-// graphMetric is the column name of a graph, read from Result.Graph by
-// its name (cells of a grid may differ in their services).
-func graphMetric(name, doc string) Metric {
+// graphMetric is the column name of a graph, of kind "count", "verdict"
+// or "seconds", read from Result.Graph by its name (cells of a grid may
+// differ in their services). A verdict has no spread.
+func graphMetric(name, doc, kind string) Metric {
 	at := func(r *Result) *WindowValue {
 		for i := range r.Graph {
 			if r.Graph[i].Column == name {
@@ -89,12 +95,18 @@ func graphMetric(name, doc string) Metric {
 		}
 		return math.NaN()
 	}
-	return Metric{Name: name, Doc: doc, Kind: "count", Value: value, SD: sd}
+	m := Metric{Name: name, Doc: doc, Kind: kind, Value: value, SD: sd}
+	if kind == "verdict" {
+		m.SD = nil
+	}
+	return m
 }
 
 // values is the value of each of GraphMetrics' columns, in order, in a
-// run whose user requests got ok successes and failed errors.
-func (gr *graphRun) values(gp *GraphPlan, ok, failed int64) []float64 {
+// run of p whose user requests got ok successes and failed errors.
+func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
+	gp := p.Graph
+	health := gr.health.verdicts(p)
 	out := []float64{math.NaN()}
 	if ok+failed > 0 {
 		out[0] = float64(failed) / float64(ok+failed)
@@ -113,6 +125,8 @@ func (gr *graphRun) values(gp *GraphPlan, ok, failed int64) []float64 {
 		if gp.Servers[i] != nil {
 			out = append(out, float64(gr.servers.calls[i]))
 		}
+		h := &health[i]
+		out = append(out, float64(h.Verdict), h.RecoveryS, h.CollapseS)
 	}
 	for e, name := range gp.edgeNames() {
 		if name == "" {
@@ -127,4 +141,58 @@ func (gr *graphRun) values(gp *GraphPlan, ok, failed int64) []float64 {
 		out = append(out, float64(tries), float64(retries), float64(failed))
 	}
 	return out
+}
+
+// aggregateGraph summarises the values of a graph's columns over the
+// replicates runs: counts by their mean and spread, and each service's
+// verdict, recovery_s and collapse_s as the run's (aggregate: cellVerdict,
+// recovery over the replicates that recovered, collapse over those that
+// collapsed).
+func aggregateGraph(gp *GraphPlan, runs [][]float64) []WindowValue {
+	ms := GraphMetrics(gp)
+	out := aggregateColumns(ms, runs)
+	if out == nil {
+		return nil
+	}
+	for k := range ms {
+		if ms[k].Kind != "verdict" {
+			continue
+		}
+		// a service's verdict, recovery_s and collapse_s, in that order
+		per := make([]Metrics, len(runs))
+		for r, v := range runs {
+			per[r] = Metrics{Verdict: Verdict(v[k]), RecoveryS: v[k+1], CollapseS: v[k+2]}
+		}
+		mean, sd, _, _ := aggregate(per)
+		out[k] = WindowValue{Column: ms[k].Name, Mean: float64(mean.Verdict)}
+		out[k+1] = WindowValue{Column: ms[k+1].Name, Mean: mean.RecoveryS, SD: sd.RecoveryS}
+		out[k+2] = WindowValue{Column: ms[k+2].Name, Mean: mean.CollapseS, SD: sd.CollapseS}
+	}
+	return out
+}
+
+// ServiceColumn is one quantity of a service's series row, series.csv
+// writing it as <service>.<Name>.
+type ServiceColumn struct {
+	Name string
+	Doc  string
+	Get  func(r *ServiceRow) float64
+}
+
+// ServiceColumns lists the quantities of a service's series row, in
+// series.csv order.
+func ServiceColumns() []ServiceColumn {
+	return []ServiceColumn{
+		{"calls", "calls made to the service (first tries, over every edge into it)", func(r *ServiceRow) float64 { return r.Calls }},
+		{"succeeded", "calls to the service that succeeded", func(r *ServiceRow) float64 { return r.Succeeded }},
+		{"failed", "calls to the service that failed for good", func(r *ServiceRow) float64 { return r.Failed }},
+		{"tries", "tries sent to the service, first tries and retries", func(r *ServiceRow) float64 { return r.Tries }},
+		{"queue", "calls its own server held at the end of the bin (0 without one)", func(r *ServiceRow) float64 { return r.Queue }},
+		{"healthy", "1 when the service's health held in every tick of the bin, else 0", func(r *ServiceRow) float64 {
+			if r.Unhealthy {
+				return 0
+			}
+			return 1
+		}},
+	}
 }

@@ -14,12 +14,14 @@ type graphRun struct {
 	tries, retries, failed []int64
 	// requests are, by entry node, the user requests that came in there.
 	requests []int64
+	health   *graphHealth // each service's health
 }
 
 func newGraphRun(s *stoch) *graphRun {
 	n := len(s.p.Graph.Nodes)
 	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n), requests: make([]int64, n)}
 	gr.servers = newServerSet(s)
+	gr.health = newGraphHealth(s.p)
 	return gr
 }
 

@@ -137,6 +137,27 @@ type Spread struct {
 type Series struct {
 	Step float64     // bin width in seconds
 	Rows []SeriesRow // one per bin, in time order
+	// Services are a graph's services' own series, each a row per row of
+	// Rows (graph_series.go); nil for a chain. A band over replicates and
+	// windows summarise Rows only.
+	Services []ServiceSeries
+}
+
+// ServiceSeries is one service's series in a graph's run.
+type ServiceSeries struct {
+	Name string
+	Rows []ServiceRow // one per row of the run's Series, in time order
+}
+
+// ServiceRow is one bin of a service's series: counts are totals over the
+// bin, Queue the value at its end.
+type ServiceRow struct {
+	Calls     float64 // calls made to it (first tries, over every edge into it)
+	Succeeded float64 // calls to it that succeeded
+	Failed    float64 // calls to it that failed for good
+	Tries     float64 // tries sent to it, first tries and retries
+	Queue     float64 // calls its own server held (waiting or in flight); 0 without one
+	Unhealthy bool    // its health (graph_health.go) failed in some tick of the bin
 }
 
 // SeriesRow is one bin of a Series. Counts are totals over the bin; Queue and
@@ -232,7 +253,7 @@ func RunPlan(ctx context.Context, p *Plan, seed uint64, opt Options) (Result, er
 	}
 	res.Band = newSeriesBand(series)
 	res.Windows = aggregateWindows(opt.Windows, windows)
-	res.Graph = aggregateColumns(GraphMetrics(p.Graph), graphs)
+	res.Graph = aggregateGraph(p.Graph, graphs)
 	res.Metrics, res.SD, res.RecoveredShare, res.Spread = aggregate(runs)
 	res.Replicates = len(runs)
 	res.Warnings = append(res.Warnings, horizonWarnings(p, &res)...)

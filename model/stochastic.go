@@ -85,9 +85,12 @@ func runStochasticTo(p *Plan, seed uint64, series bool, g *guard, graph *[]float
 	var ser *Series
 	if s.rec != nil {
 		ser = s.rec.done(s.srv.backlog(), s.inFlight())
+		if s.graph != nil {
+			ser.Services = s.graph.health.series.done(s.graph.health.held)
+		}
 	}
 	if graph != nil && s.graph != nil {
-		*graph = s.graph.values(p.Graph, s.c.ok, s.c.failed)
+		*graph = s.graph.values(p, s.c.ok, s.c.failed)
 	}
 	return s.metrics(), ser, nil
 }
@@ -116,6 +119,9 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	s.c.peakRate = newPeakRate(p)
 	if series {
 		s.rec = newRecorder(p)
+		if s.graph != nil {
+			s.graph.health.series = newGraphSeries(p, s.graph)
+		}
 	}
 	s.gs.recycle = !p.Cancel
 	if p.Breakers {
@@ -319,6 +325,9 @@ func (s *stoch) step(t int64) {
 	s.c.peakQueue = max(s.c.peakQueue, q)
 	hq := s.healthBacklog(q)
 	unhealthy := s.health.observe(t, s.tk.ok, s.tk.requests, hq, s.work(hq))
+	if s.graph != nil {
+		s.graph.health.observe(t, s.graph.servers)
+	}
 	if s.rec != nil {
 		s.rec.add(t, &s.tk, sg.CapRate, unhealthy, q, s.inFlight())
 	}
@@ -430,6 +439,9 @@ func (s *stoch) idle(a, b int64) {
 	}
 	hq := s.healthBacklog(q)
 	s.health.idle(a, b, hq, s.work(hq), mark)
+	if s.graph != nil {
+		s.graph.health.idle(a, b, s.graph.servers)
+	}
 }
 
 // healthBacklog is the part of the backlog q the health rule reads: the

@@ -215,6 +215,9 @@ func (s *stoch) settle(g *group, k int64, out outcome) {
 // succeed passes k successes of g's layer up: their calls succeeded.
 func (s *stoch) succeed(g *group, k int64) {
 	s.budgets.succeed(g.layer, g.client, k, g.sentAsRetry(), g.afterTimeout)
+	if s.graph != nil {
+		s.graph.health.succeeded(g.layer, k)
+	}
 	if s.breakers != nil {
 		s.callOver(g.layer, g.client, k, true)
 	}

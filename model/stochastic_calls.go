@@ -109,6 +109,9 @@ func (s *stoch) startEvent(ev *event) {
 // for a try of the top layer (parent nil). It reports whether it opened a
 // group (which took the reference to the parent f says is handed over).
 func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) bool {
+	if s.graph != nil && attempt == 1 && f&startAdmitted == 0 {
+		s.graph.health.called(layer, n) // calls made, whatever becomes of their first try
+	}
 	if dl <= s.now {
 		s.refuse(byDeadline, n)
 		if attempt > 1 { // a retry: its call is past the breaker

@@ -32,6 +32,10 @@ func plural(n int) string {
 	return "s"
 }
 
+// JoinAnd joins clauses as a sentence does: "a", "a and b", "a, b and c"
+// (joinAnd, for the reports' prose).
+func JoinAnd(parts []string) string { return joinAnd(parts) }
+
 // joinAnd joins clauses as a sentence does: "a", "a and b", "a, b and c".
 func joinAnd(parts []string) string {
 	switch len(parts) {

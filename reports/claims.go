@@ -42,7 +42,7 @@ func refValue(g *sweep.Grid, p spec.FindingPart, results []model.Result) (float6
 		return v, ""
 	}
 	switch {
-	case m.Kind == "verdict":
+	case m.Kind == "verdict" && !math.IsNaN(v):
 		return v, model.Verdict(v).String()
 	case m.Kind == "phase" && !math.IsNaN(v):
 		return v, model.MarkovPhase(v).String()

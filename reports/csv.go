@@ -75,7 +75,7 @@ func (c column) cell(r *model.Result) string {
 	}
 	v := c.metric.Value(r)
 	switch {
-	case c.metric.Kind == "verdict":
+	case c.metric.Kind == "verdict" && !math.IsNaN(v):
 		return model.Verdict(v).String()
 	case c.metric.Kind == "phase" && !math.IsNaN(v):
 		return model.MarkovPhase(v).String()
@@ -270,6 +270,8 @@ func hasSeries(results []model.Result) bool {
 // WriteSeries writes series.csv: the axis columns, then one row per second
 // (or per bin of Series.Step seconds) of every cell that recorded a series.
 // Counts are totals over the bin; queue and in_flight are values at its end.
+// A graph's services follow, each its <service>.<column> columns
+// (model.ServiceColumns).
 func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	var header []string
 	for _, a := range g.Axes {
@@ -283,6 +285,8 @@ func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 			header = append(header, c.Name)
 		}
 	}
+	services := seriesServices(results)
+	header = append(header, serviceHeader(services)...)
 	line, err := csvLine(header)
 	if err != nil {
 		return err
@@ -318,6 +322,7 @@ func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 				buf = append(buf, ',')
 				buf = appendNumber(buf, c.Get(&s.Rows[j]))
 			}
+			buf = appendServices(buf, services, s, j)
 			buf = append(buf, '\n')
 			if _, err := w.Write(buf); err != nil {
 				return err

@@ -54,18 +54,19 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 	default:
 		b.WriteString(plots.Outcome(r, c.Plan.Triggered(), c.Plan.Run))
 	}
-	fmt.Fprintf(&b, "; calls at the dependency peaked at %s× %s in the busiest second", num1(r.PeakLoadX), baseText(c.Plan))
+	at, own := serversText(c.Plan)
+	fmt.Fprintf(&b, "; calls at %s peaked at %s× %s in the busiest second", at, num1(r.PeakLoadX), baseText(c.Plan))
 	if r.WindowRateX > 0 {
 		fmt.Fprintf(&b, " (%s× on average during the fault)", num1(r.WindowRateX))
 	}
 	if r.PeakQueue > 0 {
-		fmt.Fprintf(&b, ", its queue at %s calls", plots.Number(math.Round(r.PeakQueue)))
+		fmt.Fprintf(&b, ", %s queue at %s calls", own, plots.Number(math.Round(r.PeakQueue)))
 	}
 	switch {
 	case r.Wasted() > 0:
-		fmt.Fprintf(&b, ", and %s of its work served callers who had already given up", pct(r.Wasted()))
+		fmt.Fprintf(&b, ", and %s of %s work served callers who had already given up", pct(r.Wasted()), own)
 	case r.PeakQueue > 0:
-		b.WriteString(", and none of its work was wasted on callers who had given up")
+		fmt.Fprintf(&b, ", and none of %s work was wasted on callers who had given up", own)
 	}
 	fmt.Fprintf(&b, ". %s of %s requests succeeded, %s failed",
 		plots.Number(math.Round(r.Successful)), plots.Number(math.Round(r.Requests)), plots.Number(math.Round(r.Failed)))
@@ -80,6 +81,9 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 		fmt.Fprintf(&b, ", %s %s still waiting when the run ended", plots.Number(p), verb)
 	}
 	b.WriteString(".")
+	if s := serviceVerdicts(c.Plan, r); s != "" {
+		b.WriteString(" " + s)
+	}
 	return b.String()
 }
 

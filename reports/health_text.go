@@ -39,5 +39,17 @@ func healthSection(b *strings.Builder, g *sweep.Grid) {
 	if !same {
 		b.WriteString(" The numbers are the first cell's; the cells' capacities, timeouts or rules differ, and each cell is judged by its own.")
 	}
-	b.WriteString(" A run is judged from the end of the fault (from its first tick, without one): **recovered** when it is healthy from some time on to the end of the run and some request after the fault succeeded; **still draining** when it is unhealthy at the end but its backlog (the calls waiting or in flight at the dependency; at a loss server, which holds none, the requests still waiting for an answer) fell in each of the run's last three eighths, so that a longer run would see it recover; **stuck** when it is unhealthy at the end otherwise, or when no request after the fault succeeded; **not judged** when no request arrived after the fault.\n\n")
+	b.WriteString(" A run is judged from the end of the fault (from its first tick, without one): **recovered** when it is healthy from some time on to the end of the run and some request after the fault succeeded; **still draining** when it is unhealthy at the end but its backlog (the calls waiting or in flight at the dependency; at a loss server, which holds none, the requests still waiting for an answer) fell in each of the run's last three eighths, so that a longer run would see it recover; **stuck** when it is unhealthy at the end otherwise, or when no request after the fault succeeded; **not judged** when no request arrived after the fault.")
+	b.WriteString(graphHealthText(cells) + "\n\n")
+}
+
+// graphHealthText says how a graph's services are judged, for the report's
+// health section; empty when no cell has a graph.
+func graphHealthText(cells []sweep.Cell) string {
+	for i := range cells {
+		if cells[i].Plan.Graph != nil {
+			return " In a service graph each service is judged by the same rule on the calls made to it, one per call however many tries it took (every call made should have been answered, so a call that failed, timed out or is still out counts against it), and has a verdict of its own (the columns `<service>.verdict`, `.recovery_s` and `.collapse_s`); its backlog is that of the servers its calls reach, its own and those below it."
+		}
+	}
+	return ""
 }
