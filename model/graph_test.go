@@ -653,3 +653,36 @@ func TestHedgedFanOut(t *testing.T) {
 		t.Errorf("the backends saw %v calls: %v tries and %v hedges", got, col("a.tries")+col("b.tries")+col("c.tries"), r1.Hedges)
 	}
 }
+
+// TestHealthPerEntryPoint: with two entry points, each entry point's
+// service is judged on the requests that come in there. Cache, which only
+// web's requests reach, is down from 60 s to 70 s: web is unhealthy from
+// the outage's start (its 1 s window then holds no success) and healthy
+// again once a window after it holds successes only, so it recovers; mobile
+// is never unhealthy.
+func TestHealthPerEntryPoint(t *testing.T) {
+	sc := twoEntries(0, "constant")
+	sc.Duration = Duration(120 * time.Second)
+	sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(10 * time.Second), Factor: 1, Service: "cache"}}
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunPlan(t.Context(), p, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) float64 {
+		m, ok := metricNamed(GraphMetrics(p.Graph), name)
+		if !ok {
+			t.Fatalf("no column %s", name)
+		}
+		return m.Value(&r)
+	}
+	if v := Verdict(col("web.verdict")); v != Recovered || col("web.collapse_s") != 60 || col("web.recovery_s") > 2 {
+		t.Errorf("web: %v, unhealthy from %v s, recovered %v s after the outage; want recovered, from 60 s, within 2 s", v, col("web.collapse_s"), col("web.recovery_s"))
+	}
+	if v := Verdict(col("mobile.verdict")); v != Recovered || !math.IsNaN(col("mobile.collapse_s")) {
+		t.Errorf("mobile: %v, unhealthy from %v s; want never unhealthy", v, col("mobile.collapse_s"))
+	}
+}
