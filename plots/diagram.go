@@ -25,10 +25,15 @@ func serviceFill(s cellState) color.Color {
 	return s.colour()
 }
 
-// serviceLegend is the legend's text for a service in state s.
-func serviceLegend(s cellState) string {
-	if s == valueCell {
+// serviceLegend is the legend's text for a service in state s; faultless:
+// no cell drawn has a fault, so a service unhealthy at the end recovered
+// from nothing.
+func serviceLegend(s cellState, faultless bool) string {
+	switch {
+	case s == valueCell:
 		return "healthy at the end of the run"
+	case s == stuckCell && faultless:
+		return "unhealthy at the end, with no fault"
 	}
 	return s.legend()
 }
@@ -70,12 +75,13 @@ func (s ampScale) style(a float64) draw.LineStyle {
 }
 
 // diagramLegend is the legend of diagrams drawn side by side: the states
-// their services end in, then three arrows of their amplification scale.
-func diagramLegend(ds []*Diagram, scale ampScale) []entry {
+// their services end in (faultless: as serviceLegend), then three arrows of
+// their amplification scale.
+func diagramLegend(ds []*Diagram, scale ampScale, faultless bool) []entry {
 	var out []entry
 	for _, s := range []cellState{valueCell, drainingCell, stuckCell, notJudgedCell, abortedCell} {
 		if diagramsShow(ds, s) {
-			out = append(out, entry{text: serviceLegend(s), thumbs: []plot.Thumbnailer{swatch{serviceFill(s)}}})
+			out = append(out, entry{text: serviceLegend(s, faultless), thumbs: []plot.Thumbnailer{swatch{serviceFill(s)}}})
 		}
 	}
 	for _, a := range []float64{1, (1 + scale.top) / 2, scale.top} {

@@ -140,7 +140,7 @@ func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
 		ds[i] = panels[i].d
 	}
 	scale := newAmpScale(ds)
-	title, fs := graphTitle(f), facts(t.Rows)
+	title, fs, faultless := graphTitle(f), facts(t.Rows), noFault(t.Rows)
 	drawFn := func(c draw.Canvas) {
 		body := header(c, title, subtitle(fs))
 		right := draw.Crop(body, body.Max.X-body.Min.X-legendWidth, 0, 0, 0)
@@ -154,7 +154,7 @@ func (g graph) draw(t *Table, f *spec.Figure) (figure, error) {
 				t.c.FillText(pt, vg.Point{X: t.top.X, Y: t.top.Y - pt.Height("Xg")*vg.Length(k)}, line)
 			}
 		}
-		drawLegend(right, "Services by their verdict; calls by their tries per user request", diagramLegend(ds, scale))
+		drawLegend(right, "Services by their verdict; calls by their tries per user request", diagramLegend(ds, scale, faultless))
 	}
-	return figure{title: title, caption: caption(fs, graphCaption(f, ds)), draw: drawFn}, nil
+	return figure{title: title, caption: caption(fs, graphCaption(f, ds, faultless)), draw: drawFn}, nil
 }

@@ -304,6 +304,31 @@ func TestGraphFindings(t *testing.T) {
 	}
 }
 
+// TestGraphFaultless: where no cell has a fault, a service unhealthy at
+// the end recovered from nothing: the findings, the legend and the caption
+// say unhealthy, with no fault, never stuck.
+func TestGraphFaultless(t *testing.T) {
+	tab, f := graphExample()
+	tab.Rows = tab.Rows[1:2]
+	tab.Axes[0].Values = tab.Axes[0].Values[1:2]
+	tab.Rows[0].Facts.Faults = nil
+	f.X = ""
+	got := tab.Findings(&f)
+	want := "At the end of the run front, orders, users and db are unhealthy, with no fault; the most tries per user request go from orders to db, 2.8."
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+	if s := serviceLegend(stuckCell, true); s != "unhealthy at the end, with no fault" {
+		t.Errorf("legend %q", s)
+	}
+	if s := serviceLegend(stuckCell, false); s != stuckCell.legend() {
+		t.Errorf("legend with a fault %q", s)
+	}
+	if d, err := tab.diagram(&tab.Rows[0]); err != nil || !strings.Contains(graphCaption(&f, []*Diagram{d}, true), "Red: unhealthy at the end of the run, with no fault") {
+		t.Errorf("caption without a fault: %v", err)
+	}
+}
+
 // TestBusiest: the calls that send the most tries per request, every one
 // on a tie, grouped by caller; a call never made counts for none.
 func TestBusiest(t *testing.T) {

@@ -23,15 +23,20 @@ func graphTitle(f *spec.Figure) string {
 }
 
 // graphCaption is what the figure adds to its cells' facts: what a panel,
-// a box and an arrow are, and the colours the boxes show.
-func graphCaption(f *spec.Figure, ds []*Diagram) string {
+// a box and an arrow are, and the colours the boxes show (faultless: no
+// cell has a fault, so red is unhealthy at the end, not stuck after one).
+func graphCaption(f *spec.Figure, ds []*Diagram, faultless bool) string {
 	var b strings.Builder
 	if f.X != "" {
 		b.WriteString("One diagram per value of " + axisName(f.X) + ". ")
 	}
 	b.WriteString("Boxes: the services, coloured by their verdict at the end of the run, each saying how it makes its calls and when it first turned unhealthy where the diagram has room. Green: healthy at the end. ")
 	for _, s := range []cellState{drainingCell, stuckCell, notJudgedCell} {
-		if diagramsShow(ds, s) {
+		switch {
+		case !diagramsShow(ds, s):
+		case s == stuckCell && faultless:
+			b.WriteString("Red: unhealthy at the end of the run, with no fault to recover from: the calls to it that succeed fall short of the health rule. ")
+		default:
 			b.WriteString(s.caption() + " ")
 		}
 	}
@@ -49,6 +54,7 @@ func (g graph) findings(t *Table, f *spec.Figure) []string {
 	if err != nil {
 		return nil
 	}
+	faultless := noFault(t.Rows)
 	var out []string
 	for _, p := range panels {
 		var ended []string
@@ -64,7 +70,7 @@ func (g graph) findings(t *Table, f *spec.Figure) []string {
 				verb = " are "
 			}
 			if len(names) > 0 {
-				ended = append(ended, joinAnd(names)+verb+stateWords(st))
+				ended = append(ended, joinAnd(names)+verb+stateWords(st, faultless))
 			}
 		}
 		s := "At the end of the run every service is healthy"
@@ -120,13 +126,27 @@ func busiest(d *Diagram) string {
 	return s
 }
 
-// stateWords is how a service in state st ended, after its name.
-func stateWords(st cellState) string {
+// stateWords is how a service in state st ended, after its name
+// (faultless: as graphCaption).
+func stateWords(st cellState, faultless bool) string {
 	switch st {
 	case drainingCell:
 		return "still draining"
 	case notJudgedCell:
 		return "not judged"
 	}
+	if faultless {
+		return "unhealthy, with no fault"
+	}
 	return "stuck"
+}
+
+// noFault reports whether no row has a fault.
+func noFault(rows []Row) bool {
+	for i := range rows {
+		if len(rows[i].Facts.Faults) > 0 {
+			return false
+		}
+	}
+	return true
 }
