@@ -325,7 +325,7 @@ only = { attempts = [3] }
 	}
 	if _, err := Parse("x.toml", []byte(namedAxes+"\n[[figure]]\nkind = \"bars\"\nx = \"profile\"\nonly = { attempts = [4] }\n"), nil); err == nil || !strings.Contains(err.Error(), "not a value of axis attempts") {
 		t.Errorf("only with a missing value: %v", err)
-	}	// A single cell's value on an axis is one only may name.
+	} // A single cell's value on an axis is one only may name.
 	e = mustParse(t, namedAxes+"\n[[figure]]\nkind = \"bars\"\nx = \"profile\"\nonly = { attempts = 9 }\n")
 	in = nil
 	for _, c := range e.Grid.Cells() {

@@ -27,6 +27,7 @@ type tippingTable struct {
 	Panel     text      `toml:"panel"`
 	Name      text      `toml:"name"`
 	Title     text      `toml:"title"`
+	Service   text      `toml:"service"`
 }
 
 // DefaultScan is the number of points a search tries evenly over its range
@@ -93,7 +94,7 @@ func (e *Experiment) tippingEntry(key string, m map[string]any) (spec.Tipping, e
 	if err := e.decodeTable(key, "a [tipping] section", m, &tt); err != nil {
 		return spec.Tipping{}, err
 	}
-	t := spec.Tipping{Key: string(tt.Key), Scan: int(tt.Scan), X: string(tt.X), Panel: string(tt.Panel), Title: string(tt.Title)}
+	t := spec.Tipping{Key: string(tt.Key), Scan: int(tt.Scan), X: string(tt.X), Panel: string(tt.Panel), Title: string(tt.Title), Service: string(tt.Service)}
 	if t.Key == "" {
 		return t, e.errorf(key, "a search needs key = \"<scenario key>\": the trigger (blip, fault.0.capacity, fault.0.factor) or the load it moves")
 	}
@@ -164,6 +165,9 @@ func (e *Experiment) tippingEntry(key string, m map[string]any) (spec.Tipping, e
 	if err := e.tippingAxes(key, &t); err != nil {
 		return t, err
 	}
+	if err := e.tippingService(key, &t); err != nil {
+		return t, err
+	}
 	t.Name = string(tt.Name)
 	if t.Name == "" {
 		t.Name = "tipping-" + strings.NewReplacer(".", "-", "_", "-").Replace(t.Key)
@@ -175,6 +179,24 @@ func (e *Experiment) tippingEntry(key string, m map[string]any) (spec.Tipping, e
 		return t, e.tippingError(key, &t, err)
 	}
 	return t, nil
+}
+
+// tippingService checks a search's service: a service of every cell's
+// graph.
+func (e *Experiment) tippingService(key string, t *spec.Tipping) error {
+	if t.Service == "" {
+		return nil
+	}
+	for _, c := range e.Grid.Cells() {
+		gp := c.Plan.Graph
+		if gp == nil {
+			return e.errorf(key+".service", "cell %s runs no service graph: a search judged at a service needs a [scenario.graph] (a graph of one path runs as a chain: judge its run)", c.Label())
+		}
+		if !slices.Contains(gp.Services, t.Service) {
+			return e.errorf(key+".service", "%q is not a service of cell %s; its services are %s", t.Service, c.Label(), strings.Join(gp.Services, ", "))
+		}
+	}
+	return nil
 }
 
 // tippingAxes checks the figure's axes: grid axes other than the key, x

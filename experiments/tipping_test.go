@@ -56,6 +56,7 @@ func TestTippingBadInput(t *testing.T) {
 		{"load without tolerance", "key = \"load\"\nfrom = 1\nto = 99\n", []string{"x.toml:6:2: tipping", "needs a tolerance", "requests/s"}},
 		{"load as a duration", "key = \"load\"\nfrom = \"1s\"\nto = 99\ntolerance = 1\n", []string{"x.toml:8:1: tipping.from", "wants a number"}},
 		{"out of the model's bounds", "key = \"load\"\nfrom = 1\nto = 2e9\ntolerance = 1e8\n", []string{"x.toml:9:1: tipping.to", "must be a number from 0 to 1e+09 requests/s, got 2e+09", "search from cell load="}},
+		{"service of a chain", "key = \"blip\"\nfrom = 0\nto = 9\nservice = \"db\"\n", []string{"x.toml:10:1: tipping.service", "runs no service graph"}},
 		{"x not an axis", "key = \"blip\"\nfrom = 0\nto = 9\nx = \"lode\"\n", []string{"x.toml:10:1: tipping.x", "not a grid axis"}},
 		{"x the key", "key = \"load\"\nfrom = 1\nto = 9\ntolerance = 1\nx = \"load\"\n", []string{"tipping.x", "the key the search moves"}},
 		{"scan of one", "key = \"blip\"\nfrom = 0\nto = 9\nscan = 1\n", []string{"x.toml:10:1: tipping.scan: must be a whole number from 2 to 1000 points, got 1"}},

@@ -15,7 +15,8 @@ import (
 // failed for good (their last try failed, or a budget, breaker, limiter
 // or deadline refused one), for a service with a server the calls
 // that reached it, and its health judged as the run's is (graph_health.go):
-// its verdict, recovery_s and collapse_s; then its edges' tries, retries
+// its verdict, recovery_s and collapse_s, and over replicates the share
+// that recovered with its Wilson interval; then its edges' tries, retries
 // and failed, named <from>.<to>.<column> (but the entry point's, its
 // service's). A chain's plan has none.
 func GraphMetrics(gp *GraphPlan) []Metric {
@@ -38,7 +39,10 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 		out = append(out,
 			graphMetric(name+".verdict", "how "+name+" ended, judged as the run is but on the calls made to it (one per call, however many tries): healthy while, over the health window, the calls to it that succeeded are at least goodput × the calls made to it (every call made should have been answered); recovered, draining (the backlog of the servers its calls reach still falling), stuck or not judged (no call made to it after the fault)", "verdict"),
 			graphMetric(name+".recovery_s", "seconds from the end of the fault until "+name+" was healthy for good; empty when it did not recover or there is no fault", "seconds"),
-			graphMetric(name+".collapse_s", "seconds from the start until "+name+" was first unhealthy; empty when never", "seconds"))
+			graphMetric(name+".collapse_s", "seconds from the start until "+name+" was first unhealthy; empty when never", "seconds"),
+			replicated(graphMetric(name+".recovered_share", "share of the judged replicates in which "+name+" recovered (as its verdict judges it)", "ratio")),
+			replicated(graphMetric(name+".recovered_share_lo", "Wilson 95% interval of "+name+".recovered_share, lower bound", "ratio")),
+			replicated(graphMetric(name+".recovered_share_hi", "Wilson 95% interval of "+name+".recovered_share, upper bound", "ratio")))
 	}
 	for _, e := range gp.edgeNames() {
 		if e != "" {
@@ -126,7 +130,14 @@ func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
 			out = append(out, float64(gr.servers.calls[i]))
 		}
 		h := &health[i]
-		out = append(out, float64(h.Verdict), h.RecoveryS, h.CollapseS)
+		share := math.NaN() // a run's: 1 or 0 when judged
+		if h.Verdict.Judged() {
+			share = 0
+			if h.Recovered() {
+				share = 1
+			}
+		}
+		out = append(out, float64(h.Verdict), h.RecoveryS, h.CollapseS, share, math.NaN(), math.NaN())
 	}
 	for e, name := range gp.edgeNames() {
 		if name == "" {
@@ -158,17 +169,28 @@ func aggregateGraph(gp *GraphPlan, runs [][]float64) []WindowValue {
 		if ms[k].Kind != "verdict" {
 			continue
 		}
-		// a service's verdict, recovery_s and collapse_s, in that order
+		// a service's verdict, recovery_s, collapse_s and recovered_share
+		// with its interval, in that order
 		per := make([]Metrics, len(runs))
 		for r, v := range runs {
 			per[r] = Metrics{Verdict: Verdict(v[k]), RecoveryS: v[k+1], CollapseS: v[k+2]}
 		}
-		mean, sd, _, _ := aggregate(per)
+		mean, sd, share, sp := aggregate(per)
 		out[k] = WindowValue{Column: ms[k].Name, Mean: float64(mean.Verdict)}
 		out[k+1] = WindowValue{Column: ms[k+1].Name, Mean: mean.RecoveryS, SD: sd.RecoveryS}
 		out[k+2] = WindowValue{Column: ms[k+2].Name, Mean: mean.CollapseS, SD: sd.CollapseS}
+		out[k+3] = WindowValue{Column: ms[k+3].Name, Mean: share, SD: math.NaN()}
+		out[k+4] = WindowValue{Column: ms[k+4].Name, Mean: sp.ShareLo, SD: math.NaN()}
+		out[k+5] = WindowValue{Column: ms[k+5].Name, Mean: sp.ShareHi, SD: math.NaN()}
 	}
 	return out
+}
+
+// replicated marks m a summary of replicates: a column only when some cell
+// runs several, without a spread of its own.
+func replicated(m Metric) Metric {
+	m.Replicated, m.SD = true, nil
+	return m
 }
 
 // ServiceColumn is one quantity of a service's series row, series.csv

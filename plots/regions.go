@@ -126,6 +126,9 @@ func (r *regions) draw() (figure, error) {
 	title := t.Title
 	if title == "" {
 		title = capitalize(fmt.Sprintf("Tipping points: %s against %s", tipping.KeyLabel(t), axisName(t.X)))
+		if t.Service != "" {
+			title = fmt.Sprintf("Tipping points of %s: %s against %s", t.Service, tipping.KeyLabel(t), axisName(t.X))
+		}
 	}
 	fs := r.facts()
 	y, exact := r.y, r.exact

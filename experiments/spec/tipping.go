@@ -23,6 +23,10 @@ type Tipping struct {
 	// with a panel per value ("" for none), its file name and title.
 	X, Panel    string
 	Name, Title string
+	// Service, in a service graph, is the service whose verdict judges a
+	// point (an entry point's service judges the requests that come in
+	// there); "" for the run's.
+	Service string
 }
 
 // Trigger reports whether the searched key is a fault's: then a run without

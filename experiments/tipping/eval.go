@@ -59,6 +59,31 @@ func newEval(index int, value float64, text string, r *model.Result, engine mode
 	return e
 }
 
+// judgedBy is the result a search judges a point by: the run's, or with a
+// service named, the run's with that service's verdict, recovered share
+// and its interval, and collapse in their place, read from the graph's
+// columns (model.GraphMetrics); the backlog at the end is the run's, so a
+// service's draining point says no drain rate.
+func judgedBy(r *model.Result, service string) *model.Result {
+	if service == "" {
+		return r
+	}
+	col := func(name string) float64 {
+		for _, v := range r.Graph {
+			if v.Column == service+"."+name {
+				return v.Mean
+			}
+		}
+		return math.NaN()
+	}
+	j := *r
+	j.Verdict = model.Verdict(col("verdict"))
+	j.RecoveredShare, j.CollapseS = col("recovered_share"), col("collapse_s")
+	j.Spread.ShareLo, j.Spread.ShareHi = col("recovered_share_lo"), col("recovered_share_hi")
+	j.DrainRate, j.DrainLeftS = math.NaN(), math.NaN()
+	return &j
+}
+
 // Chain reports whether the markov engine solved the point: its verdict is
 // the chain's (Phase), not a run's.
 func (e *Eval) Chain() bool { return e.Phase != model.PhaseNone }

@@ -134,7 +134,7 @@ func (s *searcher) search(ev *evaluator, c *sweep.Cell) (Search, error) {
 			return nil, err
 		}
 		v, _ := pc.Get(s.points.Axes[s.key].Name)
-		x := newEval(i, s.l.value(i), v.Text, &r, pc.Plan.Engine)
+		x := newEval(i, s.l.value(i), v.Text, judgedBy(&r, s.t.Service), pc.Plan.Engine)
 		mu.Lock()
 		defer mu.Unlock()
 		if e, ok := done[i]; ok {
@@ -164,7 +164,7 @@ func (s *searcher) search(ev *evaluator, c *sweep.Cell) (Search, error) {
 			if err != nil {
 				return out, err
 			}
-			x := newEval(-1, 0, "no fault", &r, b.Plan.Engine)
+			x := newEval(-1, 0, "no fault", judgedBy(&r, s.t.Service), b.Plan.Engine)
 			e = &x
 			out.Evaluations++
 			out.GridPoints++

@@ -19,10 +19,15 @@ func KeyLabel(t *spec.Tipping) string {
 // Mildest names the critical value of a search: "the shortest blip length
 // that tips", "the lowest load that tips", "the highest capacity that
 // tips" for a range that runs downwards; for a stochastic engine, "the
-// blip length at which half of the runs tip".
+// blip length at which half of the runs tip"; judged at a service, "the
+// shortest blip length that tips web".
 func Mildest(t *spec.Tipping, exact bool) string {
+	at := ""
+	if t.Service != "" {
+		at = " " + t.Service // what tips: the service judged
+	}
 	if !exact {
-		return "the " + KeyLabel(t) + " at which half of the runs tip"
+		return "the " + KeyLabel(t) + " at which half of the runs tip" + at
 	}
 	word := "lowest"
 	switch {
@@ -33,5 +38,5 @@ func Mildest(t *spec.Tipping, exact bool) string {
 	case t.To < t.From:
 		word = "highest"
 	}
-	return "the " + word + " " + KeyLabel(t) + " that tips"
+	return "the " + word + " " + KeyLabel(t) + " that tips" + at
 }
