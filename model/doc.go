@@ -258,11 +258,15 @@
 // and per retry, where a chain of one layer is one group per tick whatever
 // its load; a service with a server that calls others in parallel adds a
 // hop for each batch its server answers while calls made for the group
-// itself are still out. An hour at 10,000 requests a second through 10 services and
-// 20 edges (26 calls a request, BenchmarkGraph10) opens 38 groups a tick
-// against 17 for a chain of 16 layers making as many calls
-// (BenchmarkChain16Like10); one group per request (as rng = "minstd" runs)
-// would open some 260,000 a second.
+// itself are still out. An hour at 10,000 requests a second through 10
+// services and 20 edges (26 calls a request, 19 of them to servers,
+// BenchmarkGraph10) opens 38 groups a tick against 27 for a chain of 26
+// layers making as many calls for as many requests, one of them to its
+// server (BenchmarkChain26Like10); one group per request (as rng =
+// "minstd" runs) would open some 260,000 a second. Of those 38, 31 go to
+// the five databases (12 of them retries), where the chain's one server
+// gets under 2 a tick, and 52 answers a tick reach a fan, to be split
+// over its states.
 //
 // A fault that hits a server (outage, degradation, slowdown) names its
 // service (fault.service; it may be left out when only one service has a

@@ -56,74 +56,118 @@ func (f *fan) put(key fanKey, n int64) {
 // too many have failed for need to be reached; a decided instance whose
 // calls have all answered is forgotten.
 func (f *fan) answer(r source, j int, k int64, ok bool, m int, need int32) (succeeded, failed, wasted int64) {
-	bit := fanKey(1) << j
+	a := fanAnswer{bit: fanKey(1) << (uint(j) & 15), ok: ok, m: int32(m), need: need}
 	var total int64
-	for _, st := range *f {
-		if st.key&bit != 0 {
+	first, several := -1, false // the first state with call j out; whether another has it too
+	for i, st := range *f {
+		if st.key&a.bit != 0 {
 			total += st.n
+			several = first >= 0
+			if first < 0 {
+				first = i
+			}
 		}
 	}
 	if k > total {
 		panic("stochastic engine: more answers to a parallel call than instances waiting for it")
 	}
-	// The split, drawn over the states in their order, then applied: of
-	// the instances waiting for call j, the k answered or, when fewer, the
-	// total − k left waiting (either choice is uniform, so the split is the
-	// same in distribution, and a hypergeometric draw costs less the fewer
-	// it draws).
-	var buf [8]fanState
-	moves := buf[:0]
+	var by [4]int64 // instances by the verdict of their answer
+	switch {
+	case k == 0:
+	case !several:
+		// Every instance waiting for call j is in one state: no split.
+		by[f.move(first, k, a)] += k
+		if (*f)[first].n == 0 {
+			f.compact()
+		}
+	default:
+		f.split(r, k, total, a, &by)
+	}
+	return by[decidedOK], by[decidedFailed], by[wastedOK]
+}
+
+// split draws which of the instances waiting for a.bit, total of them,
+// the k answers reach, by a multivariate hypergeometric split over the
+// states in their order, and moves them, counting them by verdict in by:
+// of the instances waiting, the k answered or, when fewer, the total − k
+// left waiting (either choice is uniform, so the split is the same in
+// distribution, and a hypergeometric draw costs less the fewer it draws).
+// A state's answered instances move as they are drawn: to a state
+// without a.bit out, so never to one still to be drawn from, and a state
+// they create goes after those.
+func (f *fan) split(r source, k, total int64, a fanAnswer, by *[4]int64) {
 	flip := total-k < k
 	left := k
 	if flip {
 		left = total - k
 	}
-	for i := range *f {
-		st := &(*f)[i]
-		if st.key&bit == 0 {
+	for i, states := 0, len(*f); i < states && total > 0; i++ {
+		n := (*f)[i].n
+		if (*f)[i].key&a.bit == 0 {
 			continue
 		}
 		x := left
-		if total > st.n {
-			x = hypergeometric(r, total, st.n, left)
+		if total > n {
+			x = hypergeometric(r, total, n, left)
 		}
-		total -= st.n
+		total -= n
 		left -= x
 		if flip {
-			x = st.n - x // answered: the ones not left waiting
+			x = n - x // answered: the ones not left waiting
 		}
-		if x == 0 {
-			continue
-		}
-		st.n -= x
-		moves = append(moves, fanState{st.key, x})
-	}
-	for _, mv := range moves {
-		key := mv.key &^ bit
-		switch {
-		case key&fanDecided != 0:
-			if ok {
-				wasted += mv.n
-			}
-		case ok:
-			key += 1 << fanOKShift
-			if key.ok() >= need {
-				key |= fanDecided
-				succeeded += mv.n
-			}
-		default:
-			answered := int32(m - bits.OnesCount32(uint32(key.out())))
-			if answered-key.ok() > int32(m)-need {
-				key |= fanDecided
-				failed += mv.n
-			}
-		}
-		if key.out() != 0 || key&fanDecided == 0 {
-			f.put(key, mv.n)
+		if x > 0 {
+			by[f.move(i, x, a)] += x
 		}
 	}
 	f.compact()
-	return succeeded, failed, wasted
+}
+
+// fanAnswer is an answer to one of a fan's calls: the call's bit, whether
+// it succeeded, and how many calls the instances made (m) and need.
+type fanAnswer struct {
+	bit     fanKey
+	ok      bool
+	m, need int32
+}
+
+// A fanVerdict is what an answer does to the instance it reaches.
+type fanVerdict uint8
+
+const (
+	decidedOK     fanVerdict = iota // it succeeds
+	decidedFailed                   // it fails
+	wastedOK                        // a success for an instance already decided
+	undecided                       // nothing yet
+)
+
+// move moves x instances of state i, answered by a, to the state the
+// answer puts them in (forgetting them when decided with no call out),
+// and returns its verdict; a state it empties stays until compact.
+func (f *fan) move(i int, x int64, a fanAnswer) fanVerdict {
+	st := &(*f)[i]
+	st.n -= x
+	key := st.key &^ a.bit
+	v := undecided
+	switch {
+	case key&fanDecided != 0:
+		if a.ok {
+			v = wastedOK
+		}
+	case a.ok:
+		key += 1 << fanOKShift
+		if key.ok() >= a.need {
+			key, v = key|fanDecided, decidedOK
+		}
+	default:
+		answered := a.m - int32(bits.OnesCount32(uint32(key.out())))
+		if answered-key.ok() > a.m-a.need {
+			key, v = key|fanDecided, decidedFailed
+		}
+	}
+	if key.out() != 0 || key&fanDecided == 0 {
+		f.put(key, x)
+	}
+	return v
 }
 
 // compact drops the states no instance is in.

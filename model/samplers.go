@@ -66,7 +66,11 @@ func poissonPositive(r *rng, lambda float64) int64 {
 // trial consumes one draw (success when the draw is below p); up to 16 trials
 // are drawn one by one; small means use inversion and large ones Hörmann's
 // BTRS, all exact.
-func binomial(r source, n int64, p float64) int64 {
+func binomial(r source, n int64, p float64) int64 { return binomialPow(r, n, p, nil) }
+
+// binomialPow is binomial taking q^n, its inversion's first term, from pw
+// (nil: worked out for each draw); the draw is the same either way.
+func binomialPow(r source, n int64, p float64, pw *powers) int64 {
 	switch {
 	case n <= 0 || p <= 0:
 		return 0
@@ -81,13 +85,13 @@ func binomial(r source, n int64, p float64) int64 {
 		}
 		return k
 	case p > 0.5:
-		return n - binomial(r, n, 1-p)
+		return n - binomialPow(r, n, 1-p, pw)
 	case float64(n)*p < 10:
 		// Inversion: P(0) = q^n, P(k+1)/P(k) = (n−k)/(k+1) · p/q.
 		q := 1 - p
 		s := p / q
 		a := float64(n+1) * s
-		pk := math.Pow(q, float64(n))
+		pk := pw.pow(q, n)
 		u := r.Float64()
 		var k int64
 		for u > pk && k < n {

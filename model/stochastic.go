@@ -32,6 +32,7 @@ type stoch struct {
 	split        []split
 	svcTicks     serviceTicks // completeServed's law in ticks
 	svcSplit     []split      // completeServed's split of a group over its service times (apart from split, which answering uses)
+	pows         powers       // failures' draws: q^n remembered
 	wakes        []int64      // per-tick budget: requests arriving per client this tick
 
 	c           counts

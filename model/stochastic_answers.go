@@ -56,7 +56,7 @@ func (s *stoch) failures(k int64) int64 {
 		}
 		return 0
 	}
-	return binomial(s.r, k, s.p.FailureP)
+	return binomialPow(s.r, k, s.p.FailureP, &s.pows)
 }
 
 func (s *stoch) served(k int64) {
