@@ -344,9 +344,10 @@ func (p *Plan) Triggered() bool { return p.Fault.Has || p.Backlog > 0 || p.Aband
 // RuleOfThumb is the blip length the 30-second blip article predicts tips
 // naive retries over at the given load: the time a fault takes to build a
 // backlog of Health.Limit calls, Limit / load. ok is false when the scenario
-// has no such limit or the load is not positive.
+// has no such limit, the load is not positive, or it is a service graph,
+// whose servers and timeouts are many.
 func (p *Plan) RuleOfThumb(load float64) (seconds float64, ok bool) {
-	if math.IsNaN(p.Health.Limit) || !(load > 0) {
+	if math.IsNaN(p.Health.Limit) || !(load > 0) || p.Graph != nil {
 		return math.Inf(1), false
 	}
 	return p.Health.Limit / load, true
