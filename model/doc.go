@@ -281,10 +281,15 @@
 // 0.17%, as the exponential answers' tails say). The tries of a call
 // (<service>.tries) leave its hedges out; its server's calls count them.
 //
+// A service's server may be a worker pool (server.workers), each
+// pool freeing its workers in events of its own (TestGraphPools); the
+// pool's means (in_system_mean, wait_mean_s, service_mean_s) are a chain's
+// columns only.
+//
 // Not modelled yet in a graph other than a chain, and refused by key:
 // unforeseen faults, changes, network delay, rng = "minstd",
 // retry_at, the flat chain, budget.scope = "dependency", the queue health
-// rule, initial.abandoned, a worker pool, flaky requests, servers that
+// rule, initial.abandoned, flaky requests, servers that
 // differ in drop_expired.
 //
 // # Healthy, recovered and the verdict

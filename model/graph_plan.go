@@ -245,8 +245,6 @@ func (s *Scenario) graphModelled() *FieldError {
 		p := "graph." + indexed("service", i) + "server."
 		switch d := &sv.Server; {
 		case !sv.serves():
-		case d.poolPicked():
-			return bad(p+"workers", "a worker pool"+not)
 		case d.FlakyShare > 0:
 			return bad(p+"flaky_share", "flaky requests"+not)
 		case drop >= 0 && d.DropExpired != s.Graph.Service[drop].Server.DropExpired:

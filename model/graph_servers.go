@@ -30,9 +30,26 @@ func newServerSet(s *stoch) *serverSet {
 		x.plans[i] = &p
 		old := x.enter(i)
 		x.srv[i] = newServer(s)
+		if t, ok := x.srv[i].(tagged); ok {
+			t.tag(int8(i))
+		}
 		x.leave(old)
 	}
 	return x
+}
+
+// tagged is a server whose events may have no group (a worker pool's
+// workers freed for nobody): tag gives it its service, which it writes in
+// such an event's layer.
+type tagged interface{ tag(i int8) }
+
+// ofEvent is the service whose server an evDone is for: its group's, or
+// without one, the service its layer names (tagged).
+func (x *serverSet) ofEvent(ev *event) int {
+	if ev.g == nil {
+		return int(ev.layer)
+	}
+	return x.of(ev.g)
 }
 
 // inForce is the plan in force and its segment now, as enter found them.
@@ -95,7 +112,7 @@ func (x *serverSet) work(t int64, _ *Segment, done []event) {
 	x.each(func(i int, v server) {
 		x.done = x.done[:0]
 		for _, ev := range done {
-			if x.of(ev.g) == i {
+			if x.ofEvent(&ev) == i {
 				x.done = append(x.done, ev)
 			}
 		}

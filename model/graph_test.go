@@ -686,3 +686,66 @@ func TestHealthPerEntryPoint(t *testing.T) {
 		t.Errorf("mobile: %v, unhealthy from %v s; want never unhealthy", v, col("mobile.collapse_s"))
 	}
 }
+
+// TestGraphPools: the servers of a graph may be worker pools, each its
+// own. A gateway calls a and b in parallel, needing both, for 10 requests
+// a 10 ms tick; each is a pool of 50 workers, a call holding one for
+// 100 ms, with no waiting room. A worker freed in a tick takes calls from
+// the next on (arrivals come first), so each pool takes 10 calls a tick
+// for 5 ticks and then refuses every call for 6: 50 of every 110. Over the
+// 6,000 ticks of a minute, 545 such cycles and 5 ticks more, each pool
+// takes 27,300 of the 60,000 calls and fails 32,700, in the same ticks as
+// the other: the requests that fail are exactly those, and the rest
+// succeed but for the 50 still held when the run ends.
+func TestGraphPools(t *testing.T) {
+	sc := fanOut(2, 0, 1, "all", 0)
+	sc.Tick, sc.Duration, sc.Load, sc.Arrivals = ms(10), Duration(60*time.Second), 1000, "constant"
+	for i := 1; i <= 2; i++ {
+		d := &sc.Graph.Service[i].Server
+		d.Capacity, d.Workers, d.Latency, d.Service, d.Queue = 0, 50, ms(100), Service{Kind: "constant"}, "none"
+	}
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunPlan(t.Context(), p, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) float64 {
+		m, ok := metricNamed(GraphMetrics(p.Graph), name)
+		if !ok {
+			t.Fatalf("no column %s", name)
+		}
+		return m.Value(&r)
+	}
+	for _, b := range []string{"a", "b"} {
+		if col(b+".calls") != 60000 || col(b+".failed") != 32700 {
+			t.Errorf("%s: %v calls, %v failed; want 60,000 and 32,700", b, col(b+".calls"), col(b+".failed"))
+		}
+	}
+	if r.Requests != 60000 || r.Failed != 32700 || r.Successful != 27250 || r.Pending != 50 {
+		t.Errorf("%v requests: %v failed, %v succeeded, %v pending; want 60,000: 32,700, 27,250, 50", r.Requests, r.Failed, r.Successful, r.Pending)
+	} // With a FIFO waiting room and a 200 ms timeout, the calls wait longer
+	// than their callers: the pools serve calls nobody waits for, whose
+	// workers each pool frees in events of its own (a pool whose events
+	// another server took would never get its workers back: 600 calls
+	// served in all). A worker freed in a tick takes a waiting call in the
+	// same tick, so each pool serves 50 calls every 100 ms, 30,000 in the
+	// minute, all but the first 300 for nobody.
+	for i := range sc.Graph.Edge[1:] {
+		sc.Graph.Edge[1+i].Timeout = ms(200)
+	}
+	for i := 1; i <= 2; i++ {
+		sc.Graph.Service[i].Server.Queue = "fifo"
+	}
+	if p, err = sc.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = RunPlan(t.Context(), p, 1, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Served != 60000 || r.WastedServed != 59700 {
+		t.Errorf("the pools served %v calls, %v for nobody; want 60,000 (2 × 50 every 10 ticks), 59,700 for nobody", r.Served, r.WastedServed)
+	}
+}

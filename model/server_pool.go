@@ -34,7 +34,14 @@ type poolServer struct {
 	// unowned: calls started this tick for nobody, whose service work
 	// splits together.
 	unowned int64
+	// id marks the events that free its workers for nobody (evDone without
+	// a group): in a graph, its service (tagged), so that the graph's
+	// servers tell their events apart; 0 in a chain.
+	id int8
 }
+
+// tag makes the pool the server of service i of a graph.
+func (w *poolServer) tag(i int8) { w.id = i }
 
 // poolMeans are a worker pool's sums for its mean number in system, mean
 // wait and mean service time (Metrics.InSystemMean, WaitMeanS, ServiceMeanS).
@@ -244,11 +251,11 @@ func (w *poolServer) hold(sp []split, g *group) {
 // event scheduled last for that tick when it is such a release.
 func (w *poolServer) release(at, n int64) {
 	s := w.s
-	if ev := s.cal.last(s.now, at, phService); ev != nil && ev.kind == evDone && ev.g == nil {
+	if ev := s.cal.last(s.now, at, phService); ev != nil && ev.kind == evDone && ev.g == nil && ev.layer == w.id {
 		ev.n += n
 		return
 	}
-	s.schedule(at, phService, event{kind: evDone, n: n})
+	s.schedule(at, phService, event{kind: evDone, n: n, layer: w.id})
 }
 
 func (w *poolServer) end() {
