@@ -337,21 +337,7 @@ func TestFaultHitsOneService(t *testing.T) {
 // them retries, and the database's column sums them.
 func TestEdgeColumns(t *testing.T) {
 	sc := sharedDatabase("parallel", 3, 1)
-	p, err := sc.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := RunPlan(t.Context(), p, 1, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := func(name string) float64 {
-		m, ok := metricNamed(GraphMetrics(p.Graph), name)
-		if !ok {
-			t.Fatalf("no column %s", name)
-		}
-		return m.Value(&r)
-	}
+	_, col := runGraph(t, sc, 1)
 	// 9,800 requests failed with 3 tries on each edge; the last two
 	// ticks' 100 requests each made 2 and 1 (TestSharedDatabase).
 	for _, e := range []string{"orders.db", "users.db"} {
@@ -361,6 +347,28 @@ func TestEdgeColumns(t *testing.T) {
 	}
 	if col("db.tries") != col("orders.db.tries")+col("users.db.tries") || col("db.calls") != col("db.tries") || col("failed_share") != 1 {
 		t.Errorf("db: %v tries, %v calls; failed_share %v", col("db.tries"), col("db.calls"), col("failed_share"))
+	}
+}
+
+// runGraph runs sc's plan with seed and returns its result and a reader
+// of its graph columns by name.
+func runGraph(t *testing.T, sc Scenario, seed uint64) (Result, func(name string) float64) {
+	t.Helper()
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunPlan(t.Context(), p, seed, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, func(name string) float64 {
+		t.Helper()
+		m, ok := metricNamed(GraphMetrics(p.Graph), name)
+		if !ok {
+			t.Fatalf("no column %s", name)
+		}
+		return m.Value(&r)
 	}
 }
 
@@ -571,17 +579,7 @@ func TestSeveralEntryPoints(t *testing.T) {
 		if p.Graph == nil || len(p.Graph.Entries) != 2 || p.Allowed != 2 {
 			t.Fatalf("%s: entries %v, %d calls allowed; want 2 entries and 2 calls", arrivals, p.Graph.Entries, p.Allowed)
 		}
-		r, err := RunPlan(t.Context(), p, 3, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := func(name string) float64 {
-			m, ok := metricNamed(GraphMetrics(p.Graph), name)
-			if !ok {
-				t.Fatalf("no column %s", name)
-			}
-			return m.Value(&r)
-		}
+		r, col := runGraph(t, sc, 3)
 		n, web, mobile := r.Requests, col("web.requests"), col("mobile.requests")
 		if web+mobile != n {
 			t.Errorf("%s: %v + %v requests through the entry points, %v in all", arrivals, web, mobile, n)
@@ -625,22 +623,8 @@ func hedgedFanOut(hedge Hedge) Scenario {
 func TestHedgedFanOut(t *testing.T) {
 	plain := hedgedFanOut(Hedge{})
 	hedged := hedgedFanOut(Hedge{Delay: ms(50), MaxShare: 0.5})
-	run := func(sc Scenario) (Result, func(string) float64) {
-		p, err := sc.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := RunPlan(t.Context(), p, 5, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r, func(name string) float64 {
-			m, _ := metricNamed(GraphMetrics(p.Graph), name)
-			return m.Value(&r)
-		}
-	}
-	r0, _ := run(plain)
-	r1, col := run(hedged)
+	r0, _ := runGraph(t, plain, 5)
+	r1, col := runGraph(t, hedged, 5)
 	near := func(what string, got, want, tol float64) {
 		if math.Abs(got-want) > tol*want {
 			t.Errorf("%s: %.5f, want %.5f within %.0f%%", what, got, want, 100*tol)
@@ -664,21 +648,7 @@ func TestHealthPerEntryPoint(t *testing.T) {
 	sc := twoEntries(0, "constant")
 	sc.Duration = Duration(120 * time.Second)
 	sc.Fault = []Fault{{Kind: "outage", Start: Duration(60 * time.Second), Length: Duration(10 * time.Second), Factor: 1, Service: "cache"}}
-	p, err := sc.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := RunPlan(t.Context(), p, 1, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := func(name string) float64 {
-		m, ok := metricNamed(GraphMetrics(p.Graph), name)
-		if !ok {
-			t.Fatalf("no column %s", name)
-		}
-		return m.Value(&r)
-	}
+	_, col := runGraph(t, sc, 1)
 	if v := Verdict(col("web.verdict")); v != Recovered || col("web.collapse_s") != 60 || col("web.recovery_s") > 2 {
 		t.Errorf("web: %v, unhealthy from %v s, recovered %v s after the outage; want recovered, from 60 s, within 2 s", v, col("web.collapse_s"), col("web.recovery_s"))
 	}
@@ -704,21 +674,7 @@ func TestGraphPools(t *testing.T) {
 		d := &sc.Graph.Service[i].Server
 		d.Capacity, d.Workers, d.Latency, d.Service, d.Queue = 0, 50, ms(100), Service{Kind: "constant"}, "none"
 	}
-	p, err := sc.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := RunPlan(t.Context(), p, 1, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := func(name string) float64 {
-		m, ok := metricNamed(GraphMetrics(p.Graph), name)
-		if !ok {
-			t.Fatalf("no column %s", name)
-		}
-		return m.Value(&r)
-	}
+	r, col := runGraph(t, sc, 1)
 	for _, b := range []string{"a", "b"} {
 		if col(b+".calls") != 60000 || col(b+".failed") != 32700 {
 			t.Errorf("%s: %v calls, %v failed; want 60,000 and 32,700", b, col(b+".calls"), col(b+".failed"))
@@ -726,7 +682,8 @@ func TestGraphPools(t *testing.T) {
 	}
 	if r.Requests != 60000 || r.Failed != 32700 || r.Successful != 27250 || r.Pending != 50 {
 		t.Errorf("%v requests: %v failed, %v succeeded, %v pending; want 60,000: 32,700, 27,250, 50", r.Requests, r.Failed, r.Successful, r.Pending)
-	} // With a FIFO waiting room and a 200 ms timeout, the calls wait longer
+	}
+	// With a FIFO waiting room and a 200 ms timeout, the calls wait longer
 	// than their callers: the pools serve calls nobody waits for, whose
 	// workers each pool frees in events of its own (a pool whose events
 	// another server took would never get its workers back: 600 calls
@@ -739,13 +696,7 @@ func TestGraphPools(t *testing.T) {
 	for i := 1; i <= 2; i++ {
 		sc.Graph.Service[i].Server.Queue = "fifo"
 	}
-	if p, err = sc.Resolve(); err != nil {
-		t.Fatal(err)
-	}
-	if r, err = RunPlan(t.Context(), p, 1, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if r.Served != 60000 || r.WastedServed != 59700 {
+	if r, _ = runGraph(t, sc, 1); r.Served != 60000 || r.WastedServed != 59700 {
 		t.Errorf("the pools served %v calls, %v for nobody; want 60,000 (2 × 50 every 10 ticks), 59,700 for nobody", r.Served, r.WastedServed)
 	}
 }
