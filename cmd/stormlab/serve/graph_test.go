@@ -1,21 +1,193 @@
 package serve
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/reports"
 )
 
-// TestGraphRefused: a service graph cannot be streamed yet; asking for a
-// run of one is refused with a message that says so and what to run
-// instead, not answered with a chain's keys that do not apply.
-func TestGraphRefused(t *testing.T) {
-	_, hs := testServer(t, Options{Files: []string{fig1, "../../../experiments/shared-database.toml"}})
-	code, body := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database"})
-	if code != http.StatusBadRequest || !strings.Contains(body, "a service graph") || !strings.Contains(body, "shared-database.toml writes its report") {
-		t.Errorf("a graph's run: %d %s", code, body)
+const sharedDB = "../../../experiments/shared-database.toml"
+
+// TestGraphRun streams the shared database's graph (its first policy: orders
+// retrying three times into the database users also call): the state
+// describes the graph to draw (services, which have a server, and the
+// calls), every row carries each service's numbers, and a 5 s outage added
+// on the database at 10 s turns the database unhealthy in the rows that
+// follow while the run before it is left alone. The rows streamed,
+// services' numbers included, are the series of the exported file, whose
+// fault names the database; series.csv is the one stormlab run writes for
+// it.
+func TestGraphRun(t *testing.T) {
+	_, hs := testServer(t, Options{Files: []string{fig1, sharedDB}})
+	code, text := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database"})
+	if code != http.StatusCreated {
+		t.Fatalf("a graph's run: %d %s", code, text)
 	}
-	if code, body := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "server-60"}); code != http.StatusCreated && code != http.StatusOK {
+	var st stateView
+	if err := json.Unmarshal([]byte(text), &st); err != nil {
+		t.Fatal(err)
+	}
+	g := st.Graph
+	if g == nil || !g.PerService || len(g.Services) != 4 || len(g.Edges) != 5 {
+		t.Fatalf("the state's graph: %+v", g)
+	}
+	servers := map[string]bool{}
+	for _, s := range g.Services {
+		servers[s.Name] = s.Server
+	}
+	if !servers["db"] || servers["front"] || servers["orders"] || servers["users"] {
+		t.Errorf("which services have a server: %v", servers)
+	}
+	entry := 0
+	for _, e := range g.Edges {
+		if e.From == "" {
+			entry++
+			if e.To != "front" {
+				t.Errorf("the users call %q, not front", e.To)
+			}
+		}
+	}
+	if entry != 1 {
+		t.Errorf("%d entry points, want 1", entry)
+	}
+	db := 3
+	if g.Services[db].Name != "db" {
+		t.Fatalf("services %+v: db is not the fourth", g.Services)
+	}
+
+	api := hs.URL + "/api/runs/" + st.ID
+	for _, c := range []struct {
+		body  map[string]any
+		field string
+		says  string
+	}{
+		{map[string]any{"kind": "outage", "length": "5s", "service": "orders"}, "service", `is not a service with a server; the graph's are \"db\"`},
+		{map[string]any{"kind": "spike", "length": "5s", "service": "db", "factor": 2}, "service", "a spike multiplies the users' arrivals and hits no one service"},
+		{map[string]any{"kind": "degradation", "length": "5s", "service": "db", "capacity": 1e9}, "capacity", "less than its"},
+	} {
+		code, text := callJSON(t, "POST", api+"/fault", c.body)
+		if code != http.StatusBadRequest || !strings.Contains(text, `"field":"`+c.field+`"`) || !strings.Contains(text, c.says) {
+			t.Errorf("fault %v: %d %s", c.body, code, text)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, st.ID)
+	const at, end = 10, 30 // seconds: rows of 1 s
+	runTo := func(rows []row, n int) []row {
+		t.Helper()
+		if code, text := call(t, "POST", api+"/control", map[string]any{"speed": "max", "pause_at": n, "paused": false}); code >= 300 {
+			t.Fatalf("control: %d %s", code, text)
+		}
+		for paused := false; !paused || len(rows) < n; {
+			_, rs, st := s.read(t)
+			rows = append(rows, rs...)
+			paused = st != nil && st.Paused && st.T == float64(n)
+		}
+		return rows
+	}
+	rows := runTo(nil, at)
+	if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "5s", "service": "db"}); code >= 300 {
+		t.Fatalf("a fault on db: %d %s", code, text)
+	}
+	rows = runTo(rows, end)
+	if len(rows) != end {
+		t.Fatalf("%d rows, want %d", len(rows), end)
+	}
+	for _, r := range rows {
+		if len(r.Services) != 4 {
+			t.Fatalf("row at %gs has %d services' numbers", r.T, len(r.Services))
+		}
+	}
+	for _, r := range rows[:at] {
+		if !r.Services[db].Healthy {
+			t.Errorf("db unhealthy at %gs, before any fault", r.T)
+		}
+	}
+	if r := rows[at+1]; r.Services[db].Healthy || r.Services[db].Succeeded != 0 {
+		t.Errorf("db out from %ds, at %gs: %+v", at, r.T, r.Services[db])
+	}
+
+	code, src := call(t, "GET", api+"/export.toml", nil)
+	if code != http.StatusOK || !strings.Contains(src, `service = "db"`) || !strings.Contains(src, "unforeseen = true") {
+		t.Fatalf("export.toml: %d\n%s", code, src)
+	}
+	e, err := experiments.Parse("shared-database-live.toml", []byte(src), nil)
+	if err != nil {
+		t.Fatalf("the export does not load: %v\n%s", err, src)
+	}
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ser := results[0].Series
+	want := rowsOf(ser.Rows, ser.Services, 0, 1, [][2]float64{{at, at + 5}})
+	if len(want) != len(rows) {
+		t.Fatalf("the export runs %d rows, the page got %d", len(want), len(rows))
+	}
+	for i := range rows {
+		if !reflect.DeepEqual(rows[i], want[i]) {
+			t.Fatalf("row %d: the page got %+v, the export runs %+v", i, rows[i], want[i])
+		}
+	}
+	var csv bytes.Buffer
+	if err := reports.WriteSeries(&csv, e.Grid, results); err != nil {
+		t.Fatal(err)
+	}
+	code, got := call(t, "GET", api+"/series.csv", nil)
+	if code != http.StatusOK || got != csv.String() || !strings.Contains(got, "db.queue") {
+		t.Errorf("series.csv (%d) differs from what the export writes:\n%.300s\nwant\n%.300s", code, got, csv.String())
+	}
+}
+
+// TestGraphSetup: a graph has no chain depth to set; asking for one is
+// refused naming the field, and a chain beside it still runs. In a graph
+// of several servers (fan-out's backends) a fault names the service it
+// hits.
+func TestGraphSetup(t *testing.T) {
+	_, hs := testServer(t, Options{Files: []string{fig1, sharedDB, "../../../experiments/fan-out.toml"}})
+	id := startRun(t, hs, map[string]any{"experiment": "fan-out"})
+	code, body := callJSON(t, "POST", hs.URL+"/api/runs/"+id+"/fault", map[string]any{"kind": "outage", "length": "5s"})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"service"`) || !strings.Contains(body, "names the service whose server it hits") {
+		t.Errorf("a fault naming no service in a graph of several servers: %d %s", code, body)
+	}
+	code, body = callJSON(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database", "layers": 3})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"layers"`) {
+		t.Errorf("a graph's run with a chain depth: %d %s", code, body)
+	}
+	if code, body := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "server-60"}); code != http.StatusCreated {
 		t.Errorf("a chain's run beside it: %d %s", code, body)
 	}
+}
+
+// callJSON is call asking for the page's answers (Accept:
+// application/json): an error as {"field": ..., "message": ...}.
+func callJSON(t testing.TB, method, url string, body any) (int, string) {
+	t.Helper()
+	data, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(method, url, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(res.Body)
+	return res.StatusCode, b.String()
 }

@@ -72,6 +72,9 @@ type experimentView struct {
 	// markov engine solves: the page shows their chain (POST /api/solve)
 	// rather than a run.
 	Solved []string `json:"solved"`
+	// Graph is whether its scenario is a service graph: it has no chain
+	// depth to set, and its run comes with the graph's drawing.
+	Graph bool `json:"graph"`
 }
 
 func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
@@ -80,7 +83,7 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 		o := s.cat.byName[n]
 		b := o.Exp.Grid.Base
 		v := experimentView{Name: n, Title: o.Exp.Title, Question: o.Exp.Question, File: o.File,
-			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o), Solved: []string{}}
+			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o), Solved: []string{}, Graph: isGraph(&b)}
 		choices := v.Policies
 		if len(choices) == 0 {
 			choices = []string{""}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/stormlab/stormlab/experiments"
@@ -97,9 +98,9 @@ func TestLiveRun(t *testing.T) {
 	for _, f := range e.Grid.Cells()[0].Scenario.Fault {
 		faults = append(faults, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
 	}
-	want := rowsOf(series, 0, 1, faults)
+	want := rowsOf(series, nil, 0, 1, faults)
 	for i := range rows {
-		if rows[i] != want[i] {
+		if !reflect.DeepEqual(rows[i], want[i]) {
 			t.Fatalf("row %d: the page got %+v, the export runs %+v", i, rows[i], want[i])
 		}
 	}
