@@ -258,10 +258,13 @@
 // A fault that hits a server (outage, degradation, slowdown) names its
 // service (fault.service; it may be left out when only one service has a
 // server), and that server's plan alone has it; a spike hits the users'
-// arrivals.
+// arrivals. An unforeseen fault (a live explorer's) is taken up at its
+// start as a chain's is: the run switches then to the graph resolved with
+// the faults started by then, each server to its own plan
+// (resolveGraphSwitches, serverSet.adopt).
 //
 // Not modelled yet in a graph other than a chain, and refused by key:
-// unforeseen faults, changes, network delay, hedging, rng = "minstd",
+// changes, network delay, hedging, rng = "minstd",
 // retry_at, the flat chain, budget.scope = "dependency", the queue health
 // rule, initial.abandoned, a worker pool, flaky requests, servers that
 // differ in drop_expired, several entry points.

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -115,6 +120,43 @@ func TestBrowserGraph(t *testing.T) {
 	}
 	checkShot(t, "graph-before", before)
 	checkShot(t, "graph-outage", after)
+
+	// The export names the service its fault hits, and stormlab run on it
+	// writes the page's series.csv, each service's columns included.
+	fetch := func(link string) []byte {
+		t.Helper()
+		b64, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(document.getElementById(%q).href)
+			.then(r => { if (!r.ok) throw new Error(r.status); return r.arrayBuffer(); })
+			.then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); return btoa(s); })`, link), chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("fetching %s: %v", link, err)
+		}
+		data, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	toml, pageCSV := fetch("x-toml"), fetch("x-csv")
+	if !bytes.Contains(toml, []byte(`service = "b2"`)) {
+		t.Errorf("the export does not name b2:\n%s", toml)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "fan-out-live.toml")
+	if err := os.WriteFile(file, toml, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), &stdout, &stderr, []string{"run", "-out", filepath.Join(dir, "out"), file}); err != nil {
+		t.Fatalf("stormlab run on the export: %v\n%s\n%s", err, stderr.String(), toml)
+	}
+	series, err := os.ReadFile(filepath.Join(dir, "out", "fan-out-live", "series.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(series, pageCSV) || !bytes.Contains(series, []byte("b2.failed")) {
+		t.Errorf("the page's CSV differs from stormlab run's series.csv (or has no b2.failed column):\n%.400s\nwant\n%.400s", pageCSV, series)
+	}
 	cancel()
 	for m, err := range console {
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -83,18 +84,7 @@ func TestGraphRun(t *testing.T) {
 	defer cancel()
 	s := openStream(t, ctx, hs, st.ID)
 	const at, end = 10, 30 // seconds: rows of 1 s
-	runTo := func(rows []row, n int) []row {
-		t.Helper()
-		if code, text := call(t, "POST", api+"/control", map[string]any{"speed": "max", "pause_at": n, "paused": false}); code >= 300 {
-			t.Fatalf("control: %d %s", code, text)
-		}
-		for paused := false; !paused || len(rows) < n; {
-			_, rs, st := s.read(t)
-			rows = append(rows, rs...)
-			paused = st != nil && st.Paused && st.T == float64(n)
-		}
-		return rows
-	}
+	runTo := func(rows []row, n int) []row { return streamTo(t, s, api, rows, n) }
 	rows := runTo(nil, at)
 	if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "5s", "service": "db"}); code >= 300 {
 		t.Fatalf("a fault on db: %d %s", code, text)
@@ -146,6 +136,90 @@ func TestGraphRun(t *testing.T) {
 	code, got := call(t, "GET", api+"/series.csv", nil)
 	if code != http.StatusOK || got != csv.String() || !strings.Contains(got, "db.queue") {
 		t.Errorf("series.csv (%d) differs from what the export writes:\n%.300s\nwant\n%.300s", code, got, csv.String())
+	}
+}
+
+// streamTo streams the run at api at full speed until it pauses at row
+// n (rows of 1 s), appending the rows read to rows.
+func streamTo(t *testing.T, s *stream, api string, rows []row, n int) []row {
+	t.Helper()
+	if code, text := call(t, "POST", api+"/control", map[string]any{"speed": "max", "pause_at": n, "paused": false}); code >= 300 {
+		t.Fatalf("control: %d %s", code, text)
+	}
+	for paused := false; !paused || len(rows) < n; {
+		_, rs, st := s.read(t)
+		rows = append(rows, rs...)
+		paused = st != nil && st.Paused && st.T == float64(n)
+	}
+	return rows
+}
+
+// TestGraphEveryFile: every committed experiment that describes a service
+// graph streams in the explorer, each row with every service's numbers,
+// and takes an outage on each of its services with a server (one at a
+// time, 2 s apart); the rows streamed are its export's.
+func TestGraphEveryFile(t *testing.T) {
+	files, err := filepath.Glob("../../../experiments/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hs := testServer(t, Options{Files: files})
+	var list []experimentView
+	if _, text := call(t, "GET", hs.URL+"/api/experiments", nil); json.Unmarshal([]byte(text), &list) != nil {
+		t.Fatalf("the experiments: %s", text)
+	}
+	graphs := 0
+	for _, x := range list {
+		if !x.Graph {
+			continue
+		}
+		graphs++
+		code, text := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": x.Name})
+		var st stateView
+		if code != http.StatusCreated || json.Unmarshal([]byte(text), &st) != nil || st.Graph == nil {
+			t.Errorf("%s: %d %s", x.Name, code, text)
+			continue
+		}
+		api := hs.URL + "/api/runs/" + st.ID
+		ctx, cancel := context.WithCancel(context.Background())
+		s := openStream(t, ctx, hs, st.ID)
+		var rows []row
+		for _, sv := range st.Graph.Services {
+			if !sv.Server {
+				continue
+			}
+			rows = streamTo(t, s, api, rows, len(rows)+2)
+			if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "1s", "service": sv.Name}); code >= 300 {
+				t.Errorf("%s: an outage on %s: %d %s", x.Name, sv.Name, code, text)
+			}
+		}
+		rows = streamTo(t, s, api, rows, len(rows)+2)
+		cancel()
+		for _, r := range rows {
+			if st.Graph.PerService && len(r.Services) != len(st.Graph.Services) {
+				t.Fatalf("%s: the row at %gs has %d services' numbers, the graph %d services", x.Name, r.T, len(r.Services), len(st.Graph.Services))
+			}
+		}
+		_, src := call(t, "GET", api+"/export.toml", nil)
+		e, err := experiments.Parse(x.Name+"-live.toml", []byte(src), nil)
+		if err != nil {
+			t.Fatalf("%s: the export does not load: %v", x.Name, err)
+		}
+		results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var faults [][2]float64
+		for _, f := range e.Grid.Cells()[0].Scenario.Fault {
+			faults = append(faults, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
+		}
+		ser := results[0].Series
+		if want := rowsOf(ser.Rows, ser.Services, 0, 1, faults); !reflect.DeepEqual(rows, want) {
+			t.Errorf("%s: the rows streamed differ from the export's", x.Name)
+		}
+	}
+	if graphs < 2 {
+		t.Errorf("%d graph experiments, want fan-out and shared-database at least", graphs)
 	}
 }
 

@@ -83,7 +83,7 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 		o := s.cat.byName[n]
 		b := o.Exp.Grid.Base
 		v := experimentView{Name: n, Title: o.Exp.Title, Question: o.Exp.Question, File: o.File,
-			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o), Solved: []string{}, Graph: isGraph(&b)}
+			Engine: b.Engine, Seed: o.Exp.Grid.Seed & maxSeed, Layers: len(b.ChainLayers()), Policies: policyNames(o), Solved: []string{}}
 		choices := v.Policies
 		if len(choices) == 0 {
 			choices = []string{""}
@@ -92,6 +92,9 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 			if (&setup{Experiment: n, Policy: p}).solvedBy(o) {
 				v.Solved = append(v.Solved, p)
 			}
+		}
+		if c, err := (&setup{Experiment: n}).cell(o); err == nil {
+			v.Graph = isGraph(&c.Scenario) // a grid's axis may write the graph
 		}
 		out = append(out, v)
 	}
