@@ -55,8 +55,8 @@ func (gh *graphHealth) called(node int8, n int64) { gh.made[node] += n }
 // succeeded counts n calls of node that succeeded now.
 func (gh *graphHealth) succeeded(node int8, n int64) { gh.ok[node] += n }
 
-// hold finds what the servers each service's calls reach hold now: its
-// backlog for the verdict.
+// hold reads each server's backlog now, which backlog sums for the
+// services whose calls reach it.
 func (gh *graphHealth) hold(x *serverSet) {
 	for i, v := range x.srv {
 		if v != nil {
