@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -26,15 +23,6 @@ func TestBrowserGraph(t *testing.T) {
 	ctx, cancel, url := explorer(t, "../../experiments/fan-out.toml", "../../experiments/server-60.toml")
 	defer cancel()
 	console := chromedp.Console(ctx)
-	poll := func(expr string) chromedp.Action[chromedp.Void] {
-		return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(90*time.Second))
-	}
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
 	eval := func(expr string) string {
 		t.Helper()
 		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
@@ -45,10 +33,10 @@ func TestBrowserGraph(t *testing.T) {
 	}
 	runTo := func(at int) {
 		t.Helper()
-		do(fmt.Sprintf("running to %ds", at),
+		doing(t, ctx, fmt.Sprintf("running to %ds", at),
 			chromedp.Click(`button[data-speed="max"]`),
 			chromedp.SetValue(`#pause-at-s`, fmt.Sprint(at)), chromedp.Click(`#pause-at`),
-			poll(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
+			pollFor(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
 	}
 	status := func() map[string]string {
 		t.Helper()
@@ -60,8 +48,8 @@ func TestBrowserGraph(t *testing.T) {
 		return out
 	}
 
-	do("opening the fan-out", chromedp.Navigate(url+"/?experiment=fan-out"), poll(`window.stormlab.rows.length >= 1`),
-		poll(`document.querySelectorAll('#graph-svg .svc').length === 3`))
+	doing(t, ctx, "opening the fan-out", chromedp.Navigate(url+"/?experiment=fan-out"), pollFor(`window.stormlab.rows.length >= 1`),
+		pollFor(`document.querySelectorAll('#graph-svg .svc').length === 3`))
 	if got := eval(`[...document.querySelectorAll('#graph-svg .svc')].map(g => g.dataset.service + (g.classList.contains('server') ? '*' : '')).join(' ')`); got != "gateway b1* b2*" {
 		t.Errorf("the boxes drawn: %q, want gateway and the backends b1, b2 with their servers", got)
 	}
@@ -88,8 +76,8 @@ func TestBrowserGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	do("an outage on b2", chromedp.SetValue(`#fault-service`, "b2"), chromedp.SetValue(`#outage-len`, "8"), chromedp.Click(`#outage-n`),
-		poll(`window.stormlab.state.markers && window.stormlab.state.markers.length === 1`))
+	doing(t, ctx, "an outage on b2", chromedp.SetValue(`#fault-service`, "b2"), chromedp.SetValue(`#outage-len`, "8"), chromedp.Click(`#outage-n`),
+		pollFor(`window.stormlab.state.markers && window.stormlab.state.markers.length === 1`))
 	if got := eval(`window.stormlab.state.markers[0].label + ' at ' + window.stormlab.state.markers[0].t`); got != "outage 8s on b2 at 10" {
 		t.Errorf("the marker says %q", got)
 	}
@@ -123,34 +111,11 @@ func TestBrowserGraph(t *testing.T) {
 
 	// The export names the service its fault hits, and stormlab run on it
 	// writes the page's series.csv, each service's columns included.
-	fetch := func(link string) []byte {
-		t.Helper()
-		b64, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(document.getElementById(%q).href)
-			.then(r => { if (!r.ok) throw new Error(r.status); return r.arrayBuffer(); })
-			.then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); return btoa(s); })`, link), chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("fetching %s: %v", link, err)
-		}
-		data, err := base64.StdEncoding.DecodeString(b64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
-	toml, pageCSV := fetch("x-toml"), fetch("x-csv")
+	toml, pageCSV := saved(t, ctx, "x-toml"), saved(t, ctx, "x-csv")
 	if !bytes.Contains(toml, []byte(`service = "b2"`)) {
 		t.Errorf("the export does not name b2:\n%s", toml)
 	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "fan-out-live.toml")
-	if err := os.WriteFile(file, toml, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, []string{"run", "-out", filepath.Join(dir, "out"), file}); err != nil {
-		t.Fatalf("stormlab run on the export: %v\n%s\n%s", err, stderr.String(), toml)
-	}
-	series, err := os.ReadFile(filepath.Join(dir, "out", "fan-out-live", "series.csv"))
+	series, err := os.ReadFile(filepath.Join(runExport(t, "fan-out-live", toml), "series.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +123,5 @@ func TestBrowserGraph(t *testing.T) {
 		t.Errorf("the page's CSV differs from stormlab run's series.csv (or has no b2.failed column):\n%.400s\nwant\n%.400s", pageCSV, series)
 	}
 	cancel()
-	for m, err := range console {
-		if err != nil {
-			break
-		}
-		if m.IsException() || m.Type == "error" {
-			t.Errorf("the page's console: %s", m)
-		}
-	}
+	consoleClean(t, console)
 }

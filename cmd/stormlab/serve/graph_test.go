@@ -107,35 +107,12 @@ func TestGraphRun(t *testing.T) {
 		t.Errorf("db out from %ds, at %gs: %+v", at, r.T, r.Services[db])
 	}
 
-	code, src := call(t, "GET", api+"/export.toml", nil)
-	if code != http.StatusOK || !strings.Contains(src, `service = "db"`) || !strings.Contains(src, "unforeseen = true") {
-		t.Fatalf("export.toml: %d\n%s", code, src)
+	src, faults := checkExport(t, api, "shared-database-live", rows)
+	if !strings.Contains(src, `service = "db"`) || !strings.Contains(src, "unforeseen = true") || !reflect.DeepEqual(faults, [][2]float64{{at, at + 5}}) {
+		t.Errorf("the export's fault is not the outage on db at %ds (%v):\n%s", at, faults, src)
 	}
-	e, err := experiments.Parse("shared-database-live.toml", []byte(src), nil)
-	if err != nil {
-		t.Fatalf("the export does not load: %v\n%s", err, src)
-	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ser := results[0].Series
-	want := rowsOf(ser.Rows, ser.Services, 0, 1, [][2]float64{{at, at + 5}})
-	if len(want) != len(rows) {
-		t.Fatalf("the export runs %d rows, the page got %d", len(want), len(rows))
-	}
-	for i := range rows {
-		if !reflect.DeepEqual(rows[i], want[i]) {
-			t.Fatalf("row %d: the page got %+v, the export runs %+v", i, rows[i], want[i])
-		}
-	}
-	var csv bytes.Buffer
-	if err := reports.WriteSeries(&csv, e.Grid, results); err != nil {
-		t.Fatal(err)
-	}
-	code, got := call(t, "GET", api+"/series.csv", nil)
-	if code != http.StatusOK || got != csv.String() || !strings.Contains(got, "db.queue") {
-		t.Errorf("series.csv (%d) differs from what the export writes:\n%.300s\nwant\n%.300s", code, got, csv.String())
+	if _, got := call(t, "GET", api+"/series.csv", nil); !strings.Contains(got, "db.queue") {
+		t.Errorf("series.csv has no db.queue column:\n%.300s", got)
 	}
 }
 
@@ -200,27 +177,53 @@ func TestGraphEveryFile(t *testing.T) {
 				t.Fatalf("%s: the row at %gs has %d services' numbers, the graph %d services", x.Name, r.T, len(r.Services), len(st.Graph.Services))
 			}
 		}
-		_, src := call(t, "GET", api+"/export.toml", nil)
-		e, err := experiments.Parse(x.Name+"-live.toml", []byte(src), nil)
-		if err != nil {
-			t.Fatalf("%s: the export does not load: %v", x.Name, err)
-		}
-		results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var faults [][2]float64
-		for _, f := range e.Grid.Cells()[0].Scenario.Fault {
-			faults = append(faults, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
-		}
-		ser := results[0].Series
-		if want := rowsOf(ser.Rows, ser.Services, 0, 1, faults); !reflect.DeepEqual(rows, want) {
-			t.Errorf("%s: the rows streamed differ from the export's", x.Name)
-		}
+		checkExport(t, api, x.Name+"-live", rows)
 	}
 	if graphs < 2 {
 		t.Errorf("%d graph experiments, want fan-out and shared-database at least", graphs)
 	}
+}
+
+// checkExport checks the export of the run at api, saved as name.toml:
+// stormlab run runs it to the rows streamed (services' numbers included),
+// and its series.csv is the one stormlab run writes. It returns the
+// export and its faults' windows (seconds from, to).
+func checkExport(t *testing.T, api, name string, rows []row) (string, [][2]float64) {
+	t.Helper()
+	code, src := call(t, "GET", api+"/export.toml", nil)
+	if code != http.StatusOK {
+		t.Fatalf("export.toml: %d %s", code, src)
+	}
+	e, err := experiments.Parse(name+".toml", []byte(src), nil)
+	if err != nil {
+		t.Fatalf("the export does not load: %v\n%s", err, src)
+	}
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var faults [][2]float64
+	for _, f := range e.Grid.Cells()[0].Scenario.Fault {
+		faults = append(faults, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
+	}
+	ser := results[0].Series
+	want := rowsOf(ser.Rows, ser.Services, 0, 1, faults)
+	if len(want) != len(rows) {
+		t.Fatalf("%s: the export runs %d rows, the page got %d", name, len(want), len(rows))
+	}
+	for i := range rows {
+		if !reflect.DeepEqual(rows[i], want[i]) {
+			t.Fatalf("%s: row %d: the page got %+v, the export runs %+v", name, i, rows[i], want[i])
+		}
+	}
+	var csv bytes.Buffer
+	if err := reports.WriteSeries(&csv, e.Grid, results); err != nil {
+		t.Fatal(err)
+	}
+	if code, got := call(t, "GET", api+"/series.csv", nil); code != http.StatusOK || got != csv.String() {
+		t.Errorf("%s: series.csv (%d) differs from what the export writes:\n%.300s\nwant\n%.300s", name, code, got, csv.String())
+	}
+	return src, faults
 }
 
 // TestGraphSetup: a graph has no chain depth to set; asking for one is
