@@ -435,7 +435,8 @@
 // trailer at −1 (its pushback); a layer passes either on up, and no caller
 // retries it. What the lab cannot run yet (the queue engine, the latency
 // server, hedging or pushback with gRPC's retry throttling, changes of
-// anything but the callers' policies) is refused with exit code 2, by
+// anything but the callers' policies, a service graph with fan-out or
+// several servers) is refused with exit code 2, by
 // name, before anything runs.
 //
 // A run the machine cannot keep up with is not reported: when the load

@@ -229,13 +229,17 @@ func checkExport(t *testing.T, api, name string, rows []row) (string, [][2]float
 // TestGraphSetup: a graph has no chain depth to set; asking for one is
 // refused naming the field, and a chain beside it still runs. In a graph
 // of several servers (fan-out's backends) a fault names the service it
-// hits.
+// hits, and the real stack refuses it.
 func TestGraphSetup(t *testing.T) {
 	_, hs := testServer(t, Options{Files: []string{fig1, sharedDB, "../../../experiments/fan-out.toml"}})
 	id := startRun(t, hs, map[string]any{"experiment": "fan-out"})
 	code, body := callJSON(t, "POST", hs.URL+"/api/runs/"+id+"/fault", map[string]any{"kind": "outage", "length": "5s"})
 	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"service"`) || !strings.Contains(body, "names the service whose server it hits") {
 		t.Errorf("a fault naming no service in a graph of several servers: %d %s", code, body)
+	}
+	// The lab builds a chain above one dependency: it refuses a graph.
+	if code, body := callJSON(t, "POST", hs.URL+"/api/runs/"+id+"/lab", map[string]any{}); code != http.StatusBadRequest || !strings.Contains(body, "a service graph") {
+		t.Errorf("a graph on the real stack: %d %s", code, body)
 	}
 	code, body = callJSON(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database", "layers": 3})
 	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"layers"`) {
