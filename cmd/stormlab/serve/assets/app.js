@@ -627,6 +627,7 @@ function redraw() {
   requestAnimationFrame(() => {
     pending = false;
     if (S.charts.length === 0) makeCharts();
+    chartTitles();
     const c = columns();
     S.charts[0].setData(c.traffic);
     S.charts[1].setData(c.retries);
@@ -648,6 +649,15 @@ function fault(body, fields) {
 }
 
 // ---- the service graph
+
+// chartTitles names what the live charts count: in a graph, the calls
+// and queues of every server, summed.
+function chartTitles() {
+  const titles = S.graph
+    ? ['Traffic at the servers (every server\'s calls, summed)', 'Retries as a share of the calls reaching the servers', 'Queues (every server\'s, summed) and requests in flight']
+    : ['Traffic at the server', 'Retries as a share of the calls reaching the server', 'Queue and requests in flight'];
+  S.charts.forEach((u, i) => { const el = u.root.querySelector('.u-title'); if (el) el.textContent = titles[i]; });
+}
 
 const svgNS = 'http://www.w3.org/2000/svg';
 
