@@ -130,7 +130,11 @@
 // chain's: the graph's run switches at its start to the graph resolved
 // with it, each server taking up its own plan (model/unforeseen.go), so
 // the export, which writes fault.service, runs as the live run ran, the
-// services' rows and series.csv's <service>.<column> columns included.
+// services' rows and series.csv's <service>.<column> columns included. The
+// phase diagram around the point sweeps the last fault's length on the
+// service it hit; in a graph of several servers, before any fault, it asks
+// for one. The real stack (lab) refuses a graph of fan-out or several
+// servers, by name.
 //
 // # Who may call it
 //

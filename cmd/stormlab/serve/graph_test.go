@@ -272,3 +272,46 @@ func callJSON(t testing.TB, method, url string, body any) (int, string) {
 	_, _ = b.ReadFrom(res.Body)
 	return res.StatusCode, b.String()
 }
+
+// TestGraphAround: in a graph of several servers the phase diagram around
+// the point sweeps a fault on one of them: asked before any fault it says
+// to fail a service first; after an outage on b2 it sweeps that outage,
+// on b2, to the end.
+func TestGraphAround(t *testing.T) {
+	_, hs := testServer(t, Options{Files: []string{fig1, "../../../experiments/fan-out.toml"}})
+	id := startRun(t, hs, map[string]any{"experiment": "fan-out"})
+	api := hs.URL + "/api/runs/" + id
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, id)
+	rows := streamTo(t, s, api, nil, 3)
+	if code, body := callJSON(t, "POST", api+"/around", map[string]any{}); code != http.StatusBadRequest || !strings.Contains(body, "fail the service you mean first") {
+		t.Errorf("around before any fault: %d %s", code, body)
+	}
+	if code, body := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "2s", "service": "b2"}); code >= 300 {
+		t.Fatalf("an outage on b2: %d %s", code, body)
+	}
+	streamTo(t, s, api, rows, 6)
+	if code, body := call(t, "POST", api+"/around", map[string]any{}); code != http.StatusAccepted {
+		t.Fatalf("around after an outage on b2: %d %s", code, body)
+	}
+	for {
+		name, data := s.next(t)
+		if name != "around" {
+			continue
+		}
+		var p struct {
+			Stage, Problem string
+			Result         *aroundResult
+		}
+		if err := json.Unmarshal(data, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Stage == "done" || p.Stage == "failed" {
+			if p.Stage != "done" || p.Result == nil || p.Result.Fault != "outage" || p.Result.Blip != 2 {
+				t.Errorf("the diagram around an outage on b2: %s", data)
+			}
+			return
+		}
+	}
+}
