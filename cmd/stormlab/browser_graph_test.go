@@ -16,8 +16,8 @@ import (
 // in parallel. The page draws the graph (the users, a box per service, an
 // arrow per call), hides the chain's depth and policy controls, and offers
 // the backends as a fault's target. It streams; an 8 s outage on b2 at
-// 10 s turns b2's box unhealthy, and the gateway's with it (it needs both
-// answers), while b1 stays healthy; the rows say the same, and each box's
+// 10 s outlines b2's box as hit and turns it unhealthy, and the gateway's
+// with it (it needs both answers), while b1 stays healthy; the rows say the same, and each box's
 // numbers are the last row's.
 func TestBrowserGraph(t *testing.T) {
 	ctx, cancel, url := explorer(t, "../../experiments/fan-out.toml", "../../experiments/server-60.toml")
@@ -84,6 +84,9 @@ func TestBrowserGraph(t *testing.T) {
 	runTo(end)
 	if s := status(); s["gateway"] != "unhealthy" || s["b1"] != "healthy" || s["b2"] != "unhealthy" {
 		t.Errorf("during b2's outage the drawing says %v, want b2 and the gateway unhealthy, b1 healthy", s)
+	}
+	if got := eval(`[...document.querySelectorAll('#graph-svg .svc.faulted')].map(g => g.dataset.service).join(' ')`); got != "b2" {
+		t.Errorf("the boxes outlined as hit by a fault: %q, want b2", got)
 	}
 	var rows []struct {
 		Services []struct {

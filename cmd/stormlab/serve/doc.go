@@ -119,7 +119,8 @@
 // page draws the graph as SVG (services as boxes in columns by their depth
 // below the users, calls as arrows from caller to callee) and colours each
 // box by that service's health in the last row, its numbers in the box and
-// on hover. It has no chain depth (a setup's layers is refused, by the
+// on hover, outlining the boxes a fault added hits ("fault_on" gives the
+// service of each of the state's "faults"). It has no chain depth (a setup's layers is refused, by the
 // loader: a graph replaces the chain), and no policy form or presets: the
 // model refuses a change in a graph with fan-out or several servers, so
 // each edge keeps its file's policy. A fault names the service whose

@@ -89,6 +89,9 @@ func TestGraphRun(t *testing.T) {
 	if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "5s", "service": "db"}); code >= 300 {
 		t.Fatalf("a fault on db: %d %s", code, text)
 	}
+	if _, text := call(t, "GET", api, nil); !strings.Contains(text, `"fault_on":["db"]`) {
+		t.Errorf("the state does not say the fault hits db: %s", text)
+	}
 	rows = runTo(rows, end)
 	if len(rows) != end {
 		t.Fatalf("%d rows, want %d", len(rows), end)

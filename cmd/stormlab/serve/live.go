@@ -190,6 +190,19 @@ func (l *live) faultRows() [][2]float64 {
 	return out
 }
 
+// faultServices lists, per fault added (faultRows' order), the service it
+// hits in a graph: "" for a spike, or a fault on a graph's one server that
+// names none.
+func (l *live) faultServices() []string {
+	out := []string{}
+	for _, st := range l.steps {
+		if st.Fault != nil {
+			out = append(out, st.Fault.Service)
+		}
+	}
+	return out
+}
+
 // describe is the run's setup in a few words, for the page.
 func (l *live) describe() string {
 	parts := []string{l.from.Exp.Name}

@@ -775,6 +775,10 @@ function graphStatus() {
     const n = per && r && r.services ? r.services[i] : null;
     const state = n ? (n.healthy ? 'healthy' : 'unhealthy') : 'idle';
     box.dataset.status = state;
+    // A fault added on it that touches the last row: its box is outlined.
+    const st = S.state || {};
+    const hit = !!r && (st.faults || []).some((w, k) => (st.fault_on || [])[k] === s.name && w[0] < r.t + st.step && w[1] > r.t);
+    box.classList.toggle('faulted', hit);
     box.querySelector('rect').setAttribute('fill', state === 'unhealthy' ? colours.metastable : colours[state]);
     const [t1, t2, title] = [box.querySelector('.n1'), box.querySelector('.n2'), box.querySelector('title')];
     if (!n) {
@@ -784,7 +788,7 @@ function graphStatus() {
       return;
     }
     t1.textContent = `${Math.round(perSec(n.calls))} calls/s · ${Math.round(perSec(n.failed))} failed/s`;
-    t2.textContent = s.server ? `queue ${Math.round(n.queue)}` : 'no server of its own';
+    t2.textContent = (s.server ? `queue ${Math.round(n.queue)}` : 'no server of its own') + (hit ? ' · a fault hits it' : '');
     title.textContent = `${s.name}, ${state} in the second from ${fmtSecs(r.t)}:\n` +
       `calls made to it ${fmtRate(n.calls)}, succeeded ${fmtRate(n.succeeded)}, failed for good ${fmtRate(n.failed)}\n` +
       `tries sent to it ${fmtRate(n.tries)} (retries included)` + (s.server ? `\nits server's queue ${Math.round(n.queue)}${s.capacity > 0 ? `, capacity ${+s.capacity.toPrecision(4)} calls/s` : ''}` : '');
