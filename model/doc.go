@@ -271,7 +271,10 @@
 // A fault that hits a server (outage, degradation, slowdown) names its
 // service (fault.service; it may be left out when only one service has a
 // server), and that server's plan alone has it; a spike hits the users'
-// arrivals.
+// arrivals. An unforeseen fault (a live explorer's) is taken up at its
+// start as a chain's is: the run switches then to the graph resolved with
+// the faults started by then, each server to its own plan
+// (resolveGraphSwitches, serverSet.adopt).
 //
 // A call to a service that serves it and calls no other may hedge
 // (graph.edge.N.hedge), each such call with a hedger of its own, as a
@@ -287,7 +290,7 @@
 // columns only.
 //
 // Not modelled yet in a graph other than a chain, and refused by key:
-// unforeseen faults, changes, network delay, rng = "minstd",
+// changes, network delay, rng = "minstd",
 // retry_at, the flat chain, budget.scope = "dependency", the queue health
 // rule, initial.abandoned, flaky requests, servers that
 // differ in drop_expired.

@@ -53,6 +53,10 @@ func (g *GraphService) serves() bool {
 	return d.Capacity > 0 || d.Workers > 0 || d.LatencySlope > 0
 }
 
+// HasServer reports whether the service has a server of its own: a fault
+// may hit it, and it has a queue (the live explorer draws it so).
+func (g *GraphService) HasServer() bool { return g.serves() }
+
 // MaxGraphCalls bounds the calls of a graph unfolded from its entry points:
 // a service reached by two paths is called once on each.
 const MaxGraphCalls = 100

@@ -86,6 +86,9 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 	if fe := s.graphModelled(); fe != nil {
 		return nil, fe
 	}
+	if s.hasUnforeseen() {
+		return s.resolveGraphSwitches()
+	}
 	gp := &GraphPlan{Servers: make([]*Plan, len(g.Service))}
 	for _, sv := range g.Service {
 		gp.Services = append(gp.Services, sv.Name)
@@ -186,7 +189,7 @@ func (s *Scenario) graphReplaces() *FieldError {
 
 // graphFaults checks the faults of a graph: an outage, degradation or
 // slowdown names a service with a server, unless only one has a server;
-// a spike names none; an unforeseen fault is not modelled yet.
+// a spike names none.
 func (s *Scenario) graphFaults() *FieldError {
 	servers := 0
 	for i := range s.Graph.Service {
@@ -203,8 +206,6 @@ func (s *Scenario) graphFaults() *FieldError {
 			}
 		}
 		switch {
-		case f.Unforeseen:
-			return bad(p+"unforeseen", "an unforeseen fault is not modelled yet in a service graph")
 		case f.Kind == "spike" && f.Service != "":
 			return bad(p+"service", "a spike multiplies the users' arrivals and hits no one service")
 		case f.Kind == "spike":

@@ -25,9 +25,7 @@ func newServerSet(s *stoch) *serverSet {
 		if sp == nil {
 			continue
 		}
-		p := *s.p
-		p.ServerPlan, p.FaultPlan = sp.ServerPlan, sp.FaultPlan
-		x.plans[i] = &p
+		x.plans[i] = serverPlan(s.p, sp)
 		old := x.enter(i)
 		x.srv[i] = newServer(s)
 		if t, ok := x.srv[i].(tagged); ok {
@@ -50,6 +48,14 @@ func (x *serverSet) ofEvent(ev *event) int {
 		return int(ev.layer)
 	}
 	return x.of(ev.g)
+}
+
+// serverPlan is the plan a service's server runs on: the run's plan p with
+// the ServerPlan and FaultPlan of sp, that service's (GraphPlan.Servers).
+func serverPlan(p, sp *Plan) *Plan {
+	q := *p
+	q.ServerPlan, q.FaultPlan = sp.ServerPlan, sp.FaultPlan
+	return &q
 }
 
 // inForce is the plan in force and its segment now, as enter found them.
@@ -141,7 +147,18 @@ func (x *serverSet) withdraw(g *group, n int64) {
 
 func (x *serverSet) entries() int64 { return x.sum(server.entries) }
 
-// adopt is never called: a graph with several servers refuses changes.
-func (x *serverSet) adopt(_, _ *Plan) {
-	panic("stochastic engine: a change in a graph with several servers")
+// adopt makes each server follow its service's plan in np, the plan the
+// run switches to (a graph with several servers refuses changes, so np is
+// the plan at an unforeseen fault's start: unforeseen.go), np in force.
+func (x *serverSet) adopt(_, np *Plan) {
+	for i, sp := range np.Graph.Servers {
+		if sp == nil {
+			continue
+		}
+		was := x.plans[i]
+		x.plans[i] = serverPlan(np, sp)
+		old := x.enter(i)
+		x.srv[i].adopt(was, x.plans[i])
+		x.leave(old)
+	}
 }

@@ -93,6 +93,27 @@ func (st *Stepper) Advance(ctx context.Context, n int) ([]SeriesRow, error) {
 	return out, nil
 }
 
+// Services is each service's rows of a graph's run (as Series.Services
+// holds them), by row, for the rows from row from to those run so far:
+// Services(from)[r][i] is service i's row from+r, the services in the
+// order of GraphPlan.Services. A chain's run has none (nil).
+func (st *Stepper) Services(from int) [][]ServiceRow {
+	s, ok := st.eng.(*stoch)
+	if !ok || s.graph == nil || s.graph.health.series == nil {
+		return nil
+	}
+	out := s.graph.health.series.out
+	rows := make([][]ServiceRow, 0, max(st.rows-from, 0))
+	for r := from; r < st.rows; r++ {
+		row := make([]ServiceRow, len(out))
+		for i := range out {
+			row[i] = out[i].Rows[r]
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
 // Replan makes the run follow np from the next row on. np must be the
 // plan in force with only changes and unforeseen faults added from that
 // row on: the same engine, tick and length, and the same switches before

@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Unforeseen faults.
 //
@@ -66,6 +69,21 @@ func (p *Plan) planFrom(sc *Scenario, at int64) (*Plan, error) {
 	return np, nil
 }
 
+// unforeseenStarts is the first ticks of the unforeseen faults that start
+// within a run of p after its first tick, in time order, each once.
+func (s *Scenario) unforeseenStarts(p *Plan) []int64 {
+	var starts []int64
+	for i := range s.Fault {
+		if f := &s.Fault[i]; f.Unforeseen && f.Length > 0 {
+			if t := faultTick(f, p.TickNs); t > 0 && t < p.Ticks {
+				starts = append(starts, t)
+			}
+		}
+	}
+	slices.Sort(starts)
+	return slices.Compact(starts)
+}
+
 // resolveSwitches lays out, when some fault is unforeseen, every plan the
 // run switches to in time order: the changes', which know of the
 // unforeseen faults started by their tick, and at the first tick of each
@@ -76,16 +94,7 @@ func (p *Plan) resolveSwitches(s *Scenario) error {
 	if !s.hasUnforeseen() {
 		return nil
 	}
-	var starts []int64
-	for i := range s.Fault {
-		if f := &s.Fault[i]; f.Unforeseen && f.Length > 0 {
-			if t := faultTick(f, p.TickNs); t > 0 && t < p.Ticks {
-				starts = append(starts, t)
-			}
-		}
-	}
-	slices.Sort(starts)
-	starts = slices.Compact(starts)
+	starts := s.unforeseenStarts(p)
 	p.switches = []PlanChange{}
 	c := 0 // the changes before the next start are in
 	for _, t := range starts {
@@ -107,6 +116,47 @@ func (p *Plan) resolveSwitches(s *Scenario) error {
 	}
 	p.switches = append(p.switches, p.Changes[c:]...)
 	return nil
+}
+
+// resolveGraphSwitches resolves a service graph with unforeseen faults (a
+// graph other than a chain, which refuses changes): the plan the run
+// starts on knows the faults that start at tick 0, and at the first tick
+// of each other unforeseen fault the run switches to the graph resolved
+// with the faults started by then, its servers' plans with them (each
+// server takes up its own: serverSet.adopt). Every plan's fault list and
+// window are the run's own, every fault in them, as planFrom's are. The
+// file with every fault foreseen is resolved first: its errors name the
+// keys as written.
+func (s *Scenario) resolveGraphSwitches() (*Plan, error) {
+	tickNs := int64(s.Tick)
+	known := func(at int64) (*Plan, error) {
+		then := *s
+		then.Fault = nil
+		for _, f := range s.knownFaults(tickNs, at) {
+			f.Unforeseen = false
+			then.Fault = append(then.Fault, f)
+		}
+		return then.resolveGraph()
+	}
+	all, err := known(math.MaxInt64)
+	if err != nil {
+		return nil, err
+	}
+	p, err := known(0)
+	if err != nil {
+		return nil, err
+	}
+	p.FaultList, p.Fault, p.Notes = all.FaultList, all.Fault, all.Notes
+	p.switches = []PlanChange{}
+	for _, t := range s.unforeseenStarts(p) {
+		np, err := known(t)
+		if err != nil {
+			return nil, err
+		}
+		np.FaultList, np.Fault = all.FaultList, all.Fault
+		p.switches = append(p.switches, PlanChange{At: t, Plan: np})
+	}
+	return p, nil
 }
 
 // timeline is every plan switch of the run in time order: its changes,

@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -93,14 +94,10 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	console := chromedp.Console(ctx)
 
-	poll := func(expr string) chromedp.Action[chromedp.Void] {
-		return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(90*time.Second))
-	}
+	poll := pollFor
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+		doing(t, ctx, what, steps...)
 	}
 	rows := func() []pageRow {
 		t.Helper()
@@ -222,51 +219,21 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fetch := func(link string) []byte {
-		t.Helper()
-		b64, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(document.getElementById(%q).href)
-			.then(r => { if (!r.ok) throw new Error(r.status); return r.arrayBuffer(); })
-			.then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); return btoa(s); })`, link), chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("fetching %s: %v", link, err)
-		}
-		data, err := base64.StdEncoding.DecodeString(b64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
-	toml, pageCSV, pagePNG := fetch("x-toml"), fetch("x-csv"), fetch("x-png")
+	toml, pageCSV, pagePNG := saved(t, ctx, "x-toml"), saved(t, ctx, "x-csv"), saved(t, ctx, "x-png")
 	shown := rows()
 	cancel()
-	for m, err := range console {
-		if err != nil {
-			break
-		}
-		if m.IsException() || m.Type == "error" {
-			t.Errorf("the page's console: %s", m)
-		}
-	}
+	consoleClean(t, console)
 
 	// stormlab run on the exported file: the same series.
-	dir := t.TempDir()
-	file := filepath.Join(dir, "server-60-live.toml")
-	if err := os.WriteFile(file, toml, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	out := filepath.Join(dir, "out")
-	if err := run(context.Background(), &stdout, &stderr, []string{"run", "-out", out, file}); err != nil {
-		t.Fatalf("stormlab run on the export: %v\n%s\n%s", err, stderr.String(), toml)
-	}
-	series, err := os.ReadFile(filepath.Join(out, "server-60-live", "series.csv"))
+	out := runExport(t, "server-60-live", toml)
+	series, err := os.ReadFile(filepath.Join(out, "series.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(series, pageCSV) {
 		t.Errorf("the page's CSV differs from stormlab run's series.csv")
 	}
-	figure, err := os.ReadFile(filepath.Join(out, "server-60-live", "live.png"))
+	figure, err := os.ReadFile(filepath.Join(out, "live.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,4 +262,63 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("%d seconds streamed; outages at %ds and %ds, the budget at %ds, healthy at %ds; %s", len(shown), t1, t3, tb, first, sentence)
+}
+
+// saved is what the page's link (its id) downloads, as its reader saves it.
+func saved(t *testing.T, ctx context.Context, link string) []byte {
+	t.Helper()
+	b64, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(document.getElementById(%q).href)
+		.then(r => { if (!r.ok) throw new Error(r.status); return r.arrayBuffer(); })
+		.then(b => { let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); return btoa(s); })`, link), chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("fetching %s: %v", link, err)
+	}
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// runExport runs stormlab run on toml, a page's export saved as name.toml,
+// and returns the folder of its results.
+func runExport(t *testing.T, name string, toml []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, name+".toml")
+	if err := os.WriteFile(file, toml, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), &stdout, &stderr, []string{"run", "-out", filepath.Join(dir, "out"), file}); err != nil {
+		t.Fatalf("stormlab run on the export: %v\n%s\n%s", err, stderr.String(), toml)
+	}
+	return filepath.Join(dir, "out", name)
+}
+
+// pollFor waits until the page's expr holds, 90 s at most.
+func pollFor(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(90*time.Second))
+}
+
+// doing runs steps in the tab, failing the test with what it was doing.
+func doing(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// consoleClean fails the test on each exception or error the page's
+// console logged; the tab must be closed first (its log then ends).
+func consoleClean(t *testing.T, console iter.Seq2[chromedp.ConsoleMessage, error]) {
+	t.Helper()
+	for m, err := range console {
+		if err != nil {
+			break
+		}
+		if m.IsException() || m.Type == "error" {
+			t.Errorf("the page's console: %s", m)
+		}
+	}
 }

@@ -313,7 +313,13 @@
 // policy has no run to stream (its engine solves a chain): the page shows
 // its chain instead, for any cell of its grid — the verdict, the markov_*
 // columns stormlab run writes for that cell and the stationary
-// distribution of the calls at the server. Ctrl-C stops it.
+// distribution of the calls at the server. A service graph's run is
+// streamed as a chain's, with a drawing of the graph (the users, a box per
+// service, an arrow per call) whose boxes are coloured by each service's
+// health as the rows come, and a fault may hit any service with a server
+// (the export writes its fault.service); a graph's edges keep their
+// policies, as changes are not modelled in a graph with fan-out or several
+// servers. Ctrl-C stops it.
 //
 // Flags:
 //
@@ -429,7 +435,8 @@
 // trailer at −1 (its pushback); a layer passes either on up, and no caller
 // retries it. What the lab cannot run yet (the queue engine, the latency
 // server, hedging or pushback with gRPC's retry throttling, changes of
-// anything but the callers' policies) is refused with exit code 2, by
+// anything but the callers' policies, a service graph with fan-out or
+// several servers) is refused with exit code 2, by
 // name, before anything runs.
 //
 // A run the machine cannot keep up with is not reported: when the load

@@ -90,6 +90,9 @@ func unsupported(p *model.Plan) []string {
 	if p.Backlog > 0 || p.Abandoned > 0 {
 		add("an initial backlog")
 	}
+	if p.Graph != nil {
+		add("a service graph with fan-out or several servers (the lab builds a chain of callers above one dependency)")
+	}
 	if p.Pushback > 0 && p.Budget.Kind == "grpc" {
 		add("pushback with gRPC's retry throttling (grpc-go takes a token for a call pushed back, where the model's grpc budget is not told of an answer not to retry)")
 	}

@@ -41,14 +41,15 @@ type aroundSpec struct {
 
 // newAroundSpec lays the diagram out around the point: the scenario in
 // force, its load now (load: a load shape's value at the moment), and the
-// fault swept (its kind, capacity or factor; nil: an outage) with its
+// fault swept (its kind, capacity or factor, and in a graph the service
+// it hits; nil: an outage) with its
 // length at the point (blip, seconds). Loads go from half to one and a
 // half times the point's (up to the capacity when there is no load),
 // lengths up to twice the point's and at least 5 s, in whole ticks.
 func newAroundSpec(now model.Scenario, seed uint64, load float64, fault *model.Fault, blip float64) *aroundSpec {
 	f := model.Fault{Kind: "outage", Factor: 1}
 	if fault != nil {
-		f = model.Fault{Kind: fault.Kind, Capacity: fault.Capacity, Factor: fault.Factor}
+		f = model.Fault{Kind: fault.Kind, Capacity: fault.Capacity, Factor: fault.Factor, Service: fault.Service}
 	}
 	a := &aroundSpec{base: sweep.Clone(now), seed: seed, load: load, blip: blip, what: faultWhat(&f)}
 	a.base.Change, a.base.Fault, a.base.Replicates, a.base.Shape = nil, nil, 1, nil

@@ -42,6 +42,11 @@ func (r *run) startAround() error {
 	if own := r.tl.from.Exp.Grid.Base.Fault; fault == nil && len(own) > 0 {
 		fault, blip = &own[0], own[0].Length.Seconds()
 	}
+	if g := r.tl.graph; fault == nil && g != nil {
+		if _, one := g.serverCapacity(""); !one {
+			return badInput("in a service graph of several servers the diagram sweeps a fault on one of them: fail the service you mean first, and the diagram sweeps that fault's length")
+		}
+	}
 	a := newAroundSpec(now, r.tl.seed, load, fault, blip)
 	r.stopAroundLocked()
 	ctx, cancel := context.WithCancel(r.srv.ctx)

@@ -112,8 +112,24 @@ func TestJudge(t *testing.T) {
 		{rowCounts{cap: 60, ok: true, inflight: 3}, false, healthy},
 	} {
 		r := c.r.row()
-		if got := judge(&r, 1, c.faulted); got != c.want {
+		if got := judge(&r, 1, c.faulted, true); got != c.want {
 			t.Errorf("%+v faulted %v: %s, want %s", c.r, c.faulted, got, c.want)
+		}
+	}
+	// In a graph the row's capacity is one server's of several: a load
+	// above it is no overload, and the health decides.
+	for _, c := range []struct {
+		r       rowCounts
+		faulted bool
+		want    status
+	}{
+		{rowCounts{req: 70, cap: 60, ok: true}, false, healthy},
+		{rowCounts{req: 70, cap: 0, ok: false, succ: 10}, true, overloaded},
+		{rowCounts{req: 40, ok: false, succ: 6, cap: 60, retries: 190}, false, metastable},
+	} {
+		r := c.r.row()
+		if got := judge(&r, 1, c.faulted, false); got != c.want {
+			t.Errorf("a graph's %+v faulted %v: %s, want %s", c.r, c.faulted, got, c.want)
 		}
 	}
 }

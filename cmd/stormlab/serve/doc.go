@@ -9,7 +9,8 @@
 //
 // # A run and its file
 //
-// A live run is a setup (experiment, policy, seed, chain depth) and a list
+// A live run is a setup (experiment, policy, seed, chain depth; a graph has
+// none) and a list
 // of timed interventions: a fault added at the moment it was asked for, or
 // a [[scenario.change]] of policy keys. The run's file — the experiment it
 // exports — is the one source of what it is: the server writes it, reads it
@@ -103,10 +104,38 @@
 //
 // # A service graph
 //
-// The page streams a chain of callers above one dependency, and its keys
-// are a chain's. A scenario that describes a service graph (scenario.graph)
-// is not drawn or steered yet: POST /api/runs refuses it, naming the
-// stormlab run command that writes its report and figures.
+// A scenario that describes a service graph (scenario.graph) streams as a
+// chain's does: the same Stepper, over the graph's plan. Its state carries
+// "graph", the drawing's description — the services in the file's order
+// (name, whether it has a server of its own, that server's capacity, how
+// it makes its calls) and the edges (from, "" for the users' entry point,
+// to, attempts) — and, but in a graph of one path (which runs as the chain
+// it is, per_service false), each row carries "services": each service's
+// calls made to it, succeeded, failed for good, tries, its server's queue
+// and whether its health held over the row (model.Stepper's Services, the
+// rows of Series.Services). The row's own calls, retries and queue then sum
+// every server's, its status is the users' at the entry point, weighed
+// without a capacity (each server has its own), and the page says so. The
+// page draws the graph as SVG (services as boxes in columns by their depth
+// below the users, calls as arrows from caller to callee) and colours each
+// box by that service's health in the last row, its numbers in the box and
+// on hover, outlining the boxes a fault added hits ("fault_on" gives the
+// service of each of the state's "faults"). It has no chain depth (a setup's layers is refused, by the
+// loader: a graph replaces the chain), and no policy form or presets: the
+// model refuses a change in a graph with fan-out or several servers, so
+// each edge keeps its file's policy. A fault names the service whose
+// server it hits (fault.service: the page offers the services with a
+// server; a spike names none, and with one server a fault may leave it
+// out), checked by the loader as a file's is; a degradation is checked
+// against that server's capacity. Added live, it is unforeseen, as a
+// chain's: the graph's run switches at its start to the graph resolved
+// with it, each server taking up its own plan (model/unforeseen.go), so
+// the export, which writes fault.service, runs as the live run ran, the
+// services' rows and series.csv's <service>.<column> columns included. The
+// phase diagram around the point sweeps the last fault's length on the
+// service it hit; in a graph of several servers, before any fault, it asks
+// for one. The real stack (lab) refuses a graph of fan-out or several
+// servers, by name.
 //
 // # Who may call it
 //

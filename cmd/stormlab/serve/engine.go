@@ -39,11 +39,12 @@ func (s *Server) planOf(tl *live, steps []intervention) (*experiments.Experiment
 	return e, nil
 }
 
-// advance runs the next n rows of the run (engMu held, mu not): it builds
-// the engine when there is none, running it to the rows already streamed,
-// and stops it at the server's deadline on a stretch of simulation or when
-// ctx (the page's stream) ends.
-func (r *run) advance(ctx context.Context, n int) ([]model.SeriesRow, error) {
+// advance runs the next n rows of the run (engMu held, mu not), and in a
+// graph's run gives each service's rows too: it builds the engine when
+// there is none, running it to the rows already streamed, and stops it at
+// the server's deadline on a stretch of simulation or when ctx (the page's
+// stream) ends.
+func (r *run) advance(ctx context.Context, n int) ([]model.SeriesRow, [][]model.ServiceRow, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.srv.opt.SimTimeout)
 	defer cancel()
 	r.mu.Lock()
@@ -52,23 +53,24 @@ func (r *run) advance(ctx context.Context, n int) ([]model.SeriesRow, error) {
 	if r.eng.st == nil {
 		e, err := r.srv.planOf(tl, steps)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		c := e.Grid.Cells()[0]
 		st := model.NewStepper(c.Plan, c.Seed, r.srv.opt.MaxMemory)
 		if have > 0 {
 			if _, err := st.Advance(ctx, have); err != nil {
-				return nil, r.stopped(ctx, tl, have, err)
+				return nil, nil, r.stopped(ctx, tl, have, err)
 			}
 		}
 		r.eng.st = st
 	}
+	from := r.eng.st.Rows()
 	rows, err := r.eng.st.Advance(ctx, n)
 	if err != nil {
 		r.eng.st = nil
-		return nil, r.stopped(ctx, tl, have+n, err)
+		return nil, nil, r.stopped(ctx, tl, have+n, err)
 	}
-	return rows, nil
+	return rows, r.eng.st.Services(from), nil
 }
 
 // stopped says why the engine stopped short of row rows: nil when its page

@@ -17,11 +17,11 @@ import (
 // seed and every fault and change made, which stormlab run reproduces.
 func (s *Server) exportTOML(w http.ResponseWriter, r *http.Request, run *run) {
 	tl, steps, sent := run.snapshot()
-	if len(sent) == 0 {
+	if len(sent.Rows) == 0 {
 		fail(w, r, badInput("nothing has run yet: export after the first second"))
 		return
 	}
-	src, err := tl.export(len(sent), steps).TOML()
+	src, err := tl.export(len(sent.Rows), steps).TOML()
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -30,13 +30,13 @@ func (s *Server) exportTOML(w http.ResponseWriter, r *http.Request, run *run) {
 }
 
 // exported is the run so far as the experiment its TOML export holds,
-// with the rows streamed; an error before the first second has run.
-func exported(run *run) (*live, *experiments.Experiment, []model.SeriesRow, error) {
+// with the series streamed; an error before the first second has run.
+func exported(run *run) (*live, *experiments.Experiment, *model.Series, error) {
 	tl, steps, sent := run.snapshot()
-	if len(sent) == 0 {
+	if len(sent.Rows) == 0 {
 		return nil, nil, nil, badInput("nothing has run yet: export after the first second")
 	}
-	e, err := tl.parse(len(sent), steps)
+	e, err := tl.parse(len(sent.Rows), steps)
 	return tl, e, sent, err
 }
 
@@ -49,7 +49,7 @@ func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request, run *run) {
 		return
 	}
 	var b bytes.Buffer
-	res := []model.Result{{Series: &model.Series{Step: tl.step, Rows: sent}}}
+	res := []model.Result{{Series: sent}}
 	if err := reports.WriteSeries(&b, e.Grid, res); err != nil {
 		fail(w, r, err)
 		return

@@ -11,7 +11,8 @@ import (
 // checkFaultLocked refuses a fault added now that the run cannot mean,
 // naming its field and the values that would be taken: a fault lasts more
 // than 0 s and at most what is left of the run; a degradation leaves the
-// server less than its capacity in force; a slowdown and a spike multiply
+// server less than its capacity in force (in a graph, the server of the
+// service it names); a slowdown and a spike multiply
 // by more than 1. Their upper bounds are the model's (and a spike's, the
 // calls a live run may make: spikeCap).
 func (r *run) checkFaultLocked(f *model.Fault) error {
@@ -27,6 +28,12 @@ func (r *run) checkFaultLocked(f *model.Fault) error {
 			return err
 		}
 		c := now.sc.Dependency.Capacity
+		if g := r.tl.graph; g != nil {
+			var ok bool
+			if c, ok = g.serverCapacity(f.Service); !ok {
+				return nil
+			}
+		}
 		if c <= 0 {
 			return badField("capacity", "this server has no fixed capacity to degrade (its latency grows with its load); a slowdown slows it")
 		}

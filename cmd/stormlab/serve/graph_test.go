@@ -1,21 +1,317 @@
 package serve
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"net/http"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stormlab/stormlab/experiments"
+	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/reports"
 )
 
-// TestGraphRefused: a service graph cannot be streamed yet; asking for a
-// run of one is refused with a message that says so and what to run
-// instead, not answered with a chain's keys that do not apply.
-func TestGraphRefused(t *testing.T) {
-	_, hs := testServer(t, Options{Files: []string{fig1, "../../../experiments/shared-database.toml"}})
-	code, body := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database"})
-	if code != http.StatusBadRequest || !strings.Contains(body, "a service graph") || !strings.Contains(body, "shared-database.toml writes its report") {
-		t.Errorf("a graph's run: %d %s", code, body)
+const sharedDB = "../../../experiments/shared-database.toml"
+
+// TestGraphRun streams the shared database's graph (its first policy: no
+// retries; orders and accounts each with users of their own, both calling
+// the database): the state describes the graph to draw (services, which
+// have a server, and the calls, two of them the users'), every row carries each service's numbers, and a 5 s outage added
+// on the database at 10 s turns the database unhealthy in the rows that
+// follow while the run before it is left alone. The rows streamed,
+// services' numbers included, are the series of the exported file, whose
+// fault names the database; series.csv is the one stormlab run writes for
+// it.
+func TestGraphRun(t *testing.T) {
+	_, hs := testServer(t, Options{Files: []string{fig1, sharedDB}})
+	code, text := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database"})
+	if code != http.StatusCreated {
+		t.Fatalf("a graph's run: %d %s", code, text)
 	}
-	if code, body := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "server-60"}); code != http.StatusCreated && code != http.StatusOK {
+	var st stateView
+	if err := json.Unmarshal([]byte(text), &st); err != nil {
+		t.Fatal(err)
+	}
+	g := st.Graph
+	if g == nil || !g.PerService || len(g.Services) != 3 || len(g.Edges) != 4 {
+		t.Fatalf("the state's graph: %+v", g)
+	}
+	servers := map[string]bool{}
+	for _, s := range g.Services {
+		servers[s.Name] = s.Server
+	}
+	if !servers["db"] || servers["orders"] || servers["accounts"] {
+		t.Errorf("which services have a server: %v", servers)
+	}
+	var entries []string
+	for _, e := range g.Edges {
+		if e.From == "" {
+			entries = append(entries, e.To)
+		}
+	}
+	if strings.Join(entries, " ") != "orders accounts" {
+		t.Errorf("the users call %q, want orders and accounts", entries)
+	}
+	db := 2
+	if g.Services[db].Name != "db" {
+		t.Fatalf("services %+v: db is not the third", g.Services)
+	}
+
+	api := hs.URL + "/api/runs/" + st.ID
+	for _, c := range []struct {
+		body  map[string]any
+		field string
+		says  string
+	}{
+		{map[string]any{"kind": "outage", "length": "5s", "service": "orders"}, "service", `is not a service with a server; the graph's are \"db\"`},
+		{map[string]any{"kind": "spike", "length": "5s", "service": "db", "factor": 2}, "service", "a spike multiplies the users' arrivals and hits no one service"},
+		{map[string]any{"kind": "degradation", "length": "5s", "service": "db", "capacity": 1e9}, "capacity", "less than its"},
+	} {
+		code, text := callJSON(t, "POST", api+"/fault", c.body)
+		if code != http.StatusBadRequest || !strings.Contains(text, `"field":"`+c.field+`"`) || !strings.Contains(text, c.says) {
+			t.Errorf("fault %v: %d %s", c.body, code, text)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, st.ID)
+	const at, end = 10, 30 // seconds: rows of 1 s
+	runTo := func(rows []row, n int) []row { return streamTo(t, s, api, rows, n) }
+	rows := runTo(nil, at)
+	if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "5s", "service": "db"}); code >= 300 {
+		t.Fatalf("a fault on db: %d %s", code, text)
+	}
+	if _, text := call(t, "GET", api, nil); !strings.Contains(text, `"fault_on":["db"]`) {
+		t.Errorf("the state does not say the fault hits db: %s", text)
+	}
+	rows = runTo(rows, end)
+	if len(rows) != end {
+		t.Fatalf("%d rows, want %d", len(rows), end)
+	}
+	for _, r := range rows {
+		if len(r.Services) != 3 {
+			t.Fatalf("row at %gs has %d services' numbers", r.T, len(r.Services))
+		}
+	}
+	for _, r := range rows[:at] {
+		if !r.Services[db].Healthy {
+			t.Errorf("db unhealthy at %gs, before any fault", r.T)
+		}
+	}
+	if r := rows[at+1]; r.Services[db].Healthy || r.Services[db].Succeeded != 0 {
+		t.Errorf("db out from %ds, at %gs: %+v", at, r.T, r.Services[db])
+	}
+
+	src, faults := checkExport(t, api, "shared-database-live", rows)
+	if !strings.Contains(src, `service = "db"`) || !strings.Contains(src, "unforeseen = true") || !reflect.DeepEqual(faults, [][2]float64{{at, at + 5}}) {
+		t.Errorf("the export's fault is not the outage on db at %ds (%v):\n%s", at, faults, src)
+	}
+	if _, got := call(t, "GET", api+"/series.csv", nil); !strings.Contains(got, "db.queue") {
+		t.Errorf("series.csv has no db.queue column:\n%.300s", got)
+	}
+}
+
+// streamTo streams the run at api at full speed until it pauses at row
+// n (rows of 1 s), appending the rows read to rows.
+func streamTo(t *testing.T, s *stream, api string, rows []row, n int) []row {
+	t.Helper()
+	if code, text := call(t, "POST", api+"/control", map[string]any{"speed": "max", "pause_at": n, "paused": false}); code >= 300 {
+		t.Fatalf("control: %d %s", code, text)
+	}
+	for paused := false; !paused || len(rows) < n; {
+		_, rs, st := s.read(t)
+		rows = append(rows, rs...)
+		paused = st != nil && st.Paused && st.T == float64(n)
+	}
+	return rows
+}
+
+// TestGraphEveryFile: every committed experiment that describes a service
+// graph streams in the explorer, each row with every service's numbers,
+// and takes an outage on each of its services with a server (one at a
+// time, 2 s apart); the rows streamed are its export's.
+func TestGraphEveryFile(t *testing.T) {
+	files, err := filepath.Glob("../../../experiments/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hs := testServer(t, Options{Files: files})
+	var list []experimentView
+	if _, text := call(t, "GET", hs.URL+"/api/experiments", nil); json.Unmarshal([]byte(text), &list) != nil {
+		t.Fatalf("the experiments: %s", text)
+	}
+	graphs := 0
+	for _, x := range list {
+		if !x.Graph {
+			continue
+		}
+		graphs++
+		code, text := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": x.Name})
+		var st stateView
+		if code != http.StatusCreated || json.Unmarshal([]byte(text), &st) != nil || st.Graph == nil {
+			t.Errorf("%s: %d %s", x.Name, code, text)
+			continue
+		}
+		api := hs.URL + "/api/runs/" + st.ID
+		ctx, cancel := context.WithCancel(context.Background())
+		s := openStream(t, ctx, hs, st.ID)
+		var rows []row
+		for _, sv := range st.Graph.Services {
+			if !sv.Server {
+				continue
+			}
+			rows = streamTo(t, s, api, rows, len(rows)+2)
+			if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "1s", "service": sv.Name}); code >= 300 {
+				t.Errorf("%s: an outage on %s: %d %s", x.Name, sv.Name, code, text)
+			}
+		}
+		rows = streamTo(t, s, api, rows, len(rows)+2)
+		cancel()
+		for _, r := range rows {
+			if st.Graph.PerService && len(r.Services) != len(st.Graph.Services) {
+				t.Fatalf("%s: the row at %gs has %d services' numbers, the graph %d services", x.Name, r.T, len(r.Services), len(st.Graph.Services))
+			}
+		}
+		checkExport(t, api, x.Name+"-live", rows)
+	}
+	if graphs < 2 {
+		t.Errorf("%d graph experiments, want fan-out and shared-database at least", graphs)
+	}
+}
+
+// checkExport checks the export of the run at api, saved as name.toml:
+// stormlab run runs it to the rows streamed (services' numbers included),
+// and its series.csv is the one stormlab run writes. It returns the
+// export and its faults' windows (seconds from, to).
+func checkExport(t *testing.T, api, name string, rows []row) (string, [][2]float64) {
+	t.Helper()
+	code, src := call(t, "GET", api+"/export.toml", nil)
+	if code != http.StatusOK {
+		t.Fatalf("export.toml: %d %s", code, src)
+	}
+	e, err := experiments.Parse(name+".toml", []byte(src), nil)
+	if err != nil {
+		t.Fatalf("the export does not load: %v\n%s", err, src)
+	}
+	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var faults [][2]float64
+	for _, f := range e.Grid.Cells()[0].Scenario.Fault {
+		faults = append(faults, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
+	}
+	ser := results[0].Series
+	want := rowsOf(ser.Rows, ser.Services, 0, 1, faults)
+	if len(want) != len(rows) {
+		t.Fatalf("%s: the export runs %d rows, the page got %d", name, len(want), len(rows))
+	}
+	for i := range rows {
+		if !reflect.DeepEqual(rows[i], want[i]) {
+			t.Fatalf("%s: row %d: the page got %+v, the export runs %+v", name, i, rows[i], want[i])
+		}
+	}
+	var csv bytes.Buffer
+	if err := reports.WriteSeries(&csv, e.Grid, results); err != nil {
+		t.Fatal(err)
+	}
+	if code, got := call(t, "GET", api+"/series.csv", nil); code != http.StatusOK || got != csv.String() {
+		t.Errorf("%s: series.csv (%d) differs from what the export writes:\n%.300s\nwant\n%.300s", name, code, got, csv.String())
+	}
+	return src, faults
+}
+
+// TestGraphSetup: a graph has no chain depth to set; asking for one is
+// refused naming the field, and a chain beside it still runs. In a graph
+// of several servers (fan-out's backends) a fault names the service it
+// hits, and the real stack refuses it.
+func TestGraphSetup(t *testing.T) {
+	_, hs := testServer(t, Options{Files: []string{fig1, sharedDB, "../../../experiments/fan-out.toml"}})
+	id := startRun(t, hs, map[string]any{"experiment": "fan-out"})
+	code, body := callJSON(t, "POST", hs.URL+"/api/runs/"+id+"/fault", map[string]any{"kind": "outage", "length": "5s"})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"service"`) || !strings.Contains(body, "names the service whose server it hits") {
+		t.Errorf("a fault naming no service in a graph of several servers: %d %s", code, body)
+	}
+	// The lab builds a chain above one dependency: it refuses a graph.
+	if code, body := callJSON(t, "POST", hs.URL+"/api/runs/"+id+"/lab", map[string]any{}); code != http.StatusBadRequest || !strings.Contains(body, "a service graph") {
+		t.Errorf("a graph on the real stack: %d %s", code, body)
+	}
+	code, body = callJSON(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "shared-database", "layers": 3})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"layers"`) {
+		t.Errorf("a graph's run with a chain depth: %d %s", code, body)
+	}
+	if code, body := call(t, "POST", hs.URL+"/api/runs", map[string]any{"experiment": "server-60"}); code != http.StatusCreated {
 		t.Errorf("a chain's run beside it: %d %s", code, body)
+	}
+}
+
+// callJSON is call asking for the page's answers (Accept:
+// application/json): an error as {"field": ..., "message": ...}.
+func callJSON(t testing.TB, method, url string, body any) (int, string) {
+	t.Helper()
+	data, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(method, url, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(res.Body)
+	return res.StatusCode, b.String()
+}
+
+// TestGraphAround: in a graph of several servers the phase diagram around
+// the point sweeps a fault on one of them: asked before any fault it says
+// to fail a service first; after an outage on b2 it sweeps that outage,
+// on b2, to the end.
+func TestGraphAround(t *testing.T) {
+	_, hs := testServer(t, Options{Files: []string{fig1, "../../../experiments/fan-out.toml"}})
+	id := startRun(t, hs, map[string]any{"experiment": "fan-out"})
+	api := hs.URL + "/api/runs/" + id
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, id)
+	rows := streamTo(t, s, api, nil, 3)
+	if code, body := callJSON(t, "POST", api+"/around", map[string]any{}); code != http.StatusBadRequest || !strings.Contains(body, "fail the service you mean first") {
+		t.Errorf("around before any fault: %d %s", code, body)
+	}
+	if code, body := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "2s", "service": "b2"}); code >= 300 {
+		t.Fatalf("an outage on b2: %d %s", code, body)
+	}
+	streamTo(t, s, api, rows, 6)
+	if code, body := call(t, "POST", api+"/around", map[string]any{}); code != http.StatusAccepted {
+		t.Fatalf("around after an outage on b2: %d %s", code, body)
+	}
+	for {
+		name, data := s.next(t)
+		if name != "around" {
+			continue
+		}
+		var p struct {
+			Stage, Problem string
+			Result         *aroundResult
+		}
+		if err := json.Unmarshal(data, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Stage == "done" || p.Stage == "failed" {
+			if p.Stage != "done" || p.Result == nil || p.Result.Fault != "outage" || p.Result.Blip != 2 {
+				t.Errorf("the diagram around an outage on b2: %s", data)
+			}
+			return
+		}
 	}
 }

@@ -72,6 +72,9 @@ type experimentView struct {
 	// markov engine solves: the page shows their chain (POST /api/solve)
 	// rather than a run.
 	Solved []string `json:"solved"`
+	// Graph is whether its scenario is a service graph: it has no chain
+	// depth to set, and its run comes with the graph's drawing.
+	Graph bool `json:"graph"`
 }
 
 func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
@@ -89,6 +92,9 @@ func (s *Server) listExperiments(w http.ResponseWriter, _ *http.Request) {
 			if (&setup{Experiment: n, Policy: p}).solvedBy(o) {
 				v.Solved = append(v.Solved, p)
 			}
+		}
+		if c, err := (&setup{Experiment: n}).cell(o); err == nil {
+			v.Graph = isGraph(&c.Scenario) // a grid's axis may write the graph
 		}
 		out = append(out, v)
 	}

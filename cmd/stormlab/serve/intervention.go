@@ -19,8 +19,14 @@ type intervention struct {
 	Label string         // what the charts' marker says
 }
 
-// faultLabel names a fault for a marker: "outage 3s", "spike ×2 for 10s".
+// faultLabel names a fault for a marker: "outage 3s", "spike ×2 for 10s",
+// in a graph with the service it hits: "outage 5s on db".
 func faultLabel(f *model.Fault) string {
+	if f.Service != "" {
+		g := *f
+		g.Service = ""
+		return faultLabel(&g) + " on " + f.Service
+	}
 	switch f.Kind {
 	case "degradation":
 		return fmt.Sprintf("degradation to %g/s for %v", f.Capacity, f.Length)

@@ -112,7 +112,7 @@ func (r *run) runLab(ctx context.Context, cancel context.CancelFunc, id int, c s
 	res, err := lab.RunSweepCell(ctx, c, lab.Options{Speed: p.Speed, Progress: func(s *model.Series) {
 		if ctx.Err() == nil {
 			q := p
-			q.Rows = rowsOf(s.Rows, 0, step, faults)
+			q.Rows = rowsOf(s.Rows, nil, 0, step, faults)
 			send(q)
 		}
 	}})
@@ -139,7 +139,7 @@ func (r *run) runLab(ctx context.Context, cancel context.CancelFunc, id int, c s
 		return
 	}
 	p.Stage = "done"
-	p.Rows = rowsOf(res.Result.Series.Rows, 0, step, faults)
+	p.Rows = rowsOf(res.Result.Series.Rows, nil, 0, step, faults)
 	p.Verdict, p.ModelVerdict = res.Result.Verdict.String(), mr.Verdict.String()
 	p.Notes = res.Notes
 	send(p)

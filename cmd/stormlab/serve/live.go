@@ -19,6 +19,7 @@ type live struct {
 	seed  uint64
 	base  model.Scenario // at the start: no faults, no changes
 	step  float64        // seconds per row of the series
+	graph *graphView     // the service graph it runs, as the page draws it; nil for a chain
 	steps []intervention
 }
 
@@ -35,9 +36,6 @@ func newLive(c *catalog, s setup) (*live, error) {
 	if l.base.Engine == "markov" {
 		return nil, inputErr(fmt.Errorf("%s: the markov engine solves its chain and has no run to stream; POST /api/solve gives its results (the page shows them), and stormlab run %s sweeps its grid", s.Experiment, o.File))
 	}
-	if len(l.base.Graph.Edge) > 0 || len(l.base.Graph.Service) > 0 {
-		return nil, inputErr(fmt.Errorf("%s: a service graph; the explorer streams a chain of callers above one dependency and does not draw or steer graphs yet, so it refuses one rather than show a chain's keys that do not apply; stormlab run %s writes its report and figures", s.Experiment, o.File))
-	}
 	if l.seed, err = s.seed(o); err != nil {
 		return nil, inputErr(err)
 	}
@@ -46,9 +44,11 @@ func newLive(c *catalog, s setup) (*live, error) {
 	l.step = max(l.base.Tick.Seconds(), 1)
 	probe := l.base
 	probe.Duration = 1000 * probe.Tick
-	if p, err := probe.Resolve(); err == nil {
+	p, err := probe.Resolve()
+	if err == nil {
 		l.step = p.SeriesStep()
 	}
+	l.graph = graphOf(&l.base, err == nil && p.Graph != nil)
 	if _, err := l.parse(1, nil); err != nil {
 		return nil, err
 	}
@@ -185,6 +185,19 @@ func (l *live) faultRows() [][2]float64 {
 	for _, st := range l.steps {
 		if st.Fault != nil {
 			out = append(out, [2]float64{st.Fault.Start.Seconds(), (st.Fault.Start + st.Fault.Length).Seconds()})
+		}
+	}
+	return out
+}
+
+// faultServices lists, per fault added (faultRows' order), the service it
+// hits in a graph: "" for a spike, or a fault on a graph's one server that
+// names none.
+func (l *live) faultServices() []string {
+	out := []string{}
+	for _, st := range l.steps {
+		if st.Fault != nil {
+			out = append(out, st.Fault.Service)
 		}
 	}
 	return out

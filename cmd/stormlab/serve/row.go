@@ -17,10 +17,15 @@ type row struct {
 	Capacity  float64 `json:"capacity"`  // the dependency's capacity per second
 	Healthy   bool    `json:"healthy"`   // the health rule held
 	Status    status  `json:"status"`
+	// Services are each service's numbers in a graph's run, in the order
+	// of the state's graph.services; none for a chain. Calls and Queue
+	// above then sum every server's.
+	Services []svcRow `json:"services,omitempty"`
 }
 
-// rowsOf turns rows from..to of a series into the page's rows.
-func rowsOf(rows []model.SeriesRow, from int, step float64, faults [][2]float64) []row {
+// rowsOf turns rows from..to of a series into the page's rows, with each
+// service's numbers from svc (none: a chain's rows).
+func rowsOf(rows []model.SeriesRow, svc serviceSeries, from int, step float64, faults [][2]float64) []row {
 	out := make([]row, 0, len(rows)-from)
 	for i := from; i < len(rows); i++ {
 		r := &rows[i]
@@ -30,7 +35,7 @@ func rowsOf(rows []model.SeriesRow, from int, step float64, faults [][2]float64)
 		}
 		out = append(out, row{T: r.T, Requests: r.Requests, Calls: r.Calls, Retries: r.Retries, Successes: r.Successes,
 			Failures: r.Failures, Refused: r.Refused, Queue: r.Queue, InFlight: r.InFlight, Capacity: r.Capacity,
-			Healthy: !r.Unhealthy, Status: judge(r, step, faulted)})
+			Healthy: !r.Unhealthy, Status: judge(r, step, faulted, svc == nil), Services: svc.at(i)})
 	}
 	return out
 }

@@ -28,6 +28,7 @@ type run struct {
 	mu       sync.Mutex
 	tl       *live
 	sent     []model.SeriesRow // the rows streamed: the run so far
+	svc      serviceSeries     // in a graph's run, each service's rows streamed
 	now      *inForce          // the scenario in force now; nil: read it again from the file
 	policy   string            // the experiment's policy the run follows now; "" after a change by hand
 	speed    speed
@@ -49,7 +50,7 @@ type run struct {
 
 // newRun makes a run of the setup, not yet streamed.
 func newRun(srv *Server, id string, tl *live) *run {
-	return &run{id: id, srv: srv, tl: tl, policy: tl.setup.Policy, speed: realTime, seen: time.Now(), wake: make(chan struct{}, 1)}
+	return &run{id: id, srv: srv, tl: tl, svc: newServiceSeries(tl.graph), policy: tl.setup.Policy, speed: realTime, seen: time.Now(), wake: make(chan struct{}, 1)}
 }
 
 // capRows is the rows a run may reach.
@@ -198,7 +199,7 @@ func (r *run) reset(tl *live) {
 	r.stopLabLocked()
 	r.labNow = nil
 	r.dropEngineLocked()
-	r.tl, r.sent, r.ended, r.policy, r.pauseAt, r.now = tl, nil, "", tl.setup.Policy, 0, nil
+	r.tl, r.sent, r.svc, r.ended, r.policy, r.pauseAt, r.now = tl, nil, newServiceSeries(tl.graph), "", tl.setup.Policy, 0, nil
 	r.pushLocked(event{"state", r.stateLocked(true)})
 }
 
@@ -236,9 +237,10 @@ func (r *run) idle(t time.Time) bool {
 	return r.attached == 0 && r.seen.Before(t)
 }
 
-// snapshot is the run's timeline over the rows streamed, for an export.
-func (r *run) snapshot() (*live, []intervention, []model.SeriesRow) {
+// snapshot is the run's timeline over the rows streamed, for an export:
+// its rows and, in a graph's run, each service's.
+func (r *run) snapshot() (*live, []intervention, *model.Series) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.tl, slices.Clone(r.tl.steps), slices.Clone(r.sent)
+	return r.tl, slices.Clone(r.tl.steps), &model.Series{Step: r.tl.step, Rows: slices.Clone(r.sent), Services: r.svc.clone()}
 }

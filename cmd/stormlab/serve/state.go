@@ -28,6 +28,12 @@ type stateView struct {
 	Rows       []row          `json:"rows,omitempty"`
 	Full       bool           `json:"full"`          // Rows holds every row streamed
 	Lab        *labProgress   `json:"lab,omitempty"` // the run's last lab run, as far as it came
+
+	// Graph is the service graph the run runs, to draw; none for a chain.
+	Graph *graphView `json:"graph,omitempty"`
+	// FaultOn is, in a graph, the service each fault added hits
+	// (Faults' order; "": none).
+	FaultOn []string `json:"fault_on,omitempty"`
 }
 
 // marker is one intervention on the charts.
@@ -44,7 +50,10 @@ func (r *run) stateLocked(full bool) stateView {
 		Policy: tl.setup.Policy, PolicyNow: r.policy, Policies: policyNames(tl.from), Seed: tl.seed,
 		Layers: len(tl.base.Layer), Engine: tl.base.Engine, Step: tl.step,
 		Cap: tl.at(r.capRows()).Seconds(), T: tl.at(len(r.sent)).Seconds(), Speed: r.speed, Paused: r.paused, Ended: r.ended, PauseAt: tl.at(r.pauseAt).Seconds(),
-		Faults: tl.faultRows(), Full: full}
+		Faults: tl.faultRows(), Full: full, Graph: tl.graph}
+	if tl.graph != nil {
+		v.FaultOn = tl.faultServices()
+	}
 	for _, st := range tl.steps {
 		k := "change"
 		if st.Fault != nil {
@@ -61,7 +70,7 @@ func (r *run) stateLocked(full bool) stateView {
 	}
 	v.Lab = r.labNow
 	if full {
-		v.Rows = rowsOf(r.sent, 0, tl.step, tl.faultRows())
+		v.Rows = rowsOf(r.sent, r.svc, 0, tl.step, tl.faultRows())
 	}
 	return v
 }

@@ -31,12 +31,15 @@ const (
 // faulted tells whether a fault touched it. A row with more new requests
 // than the dependency could serve (an outage, a degradation, a spike, or a
 // load above capacity) is overloaded whatever the health rule says of it; a
-// row without a request, a call or one in flight is idle.
-func judge(r *model.SeriesRow, step float64, faulted bool) status {
+// row without a request, a call or one in flight is idle. In a service
+// graph (one dependency false) the row's capacity is one server's of
+// several, so demand is not weighed against it: the status follows the
+// users' health and the faults alone.
+func judge(r *model.SeriesRow, step float64, faulted, oneDependency bool) status {
 	switch {
 	case r.Requests == 0 && r.InFlight == 0 && r.Calls == 0:
 		return idle
-	case r.Requests > r.Capacity*step:
+	case oneDependency && r.Requests > r.Capacity*step:
 		return overloaded
 	case !r.Unhealthy:
 		return healthy

@@ -134,7 +134,7 @@ func (r *run) stream(ctx context.Context, out sink) error {
 func (r *run) step(ctx context.Context, n int) ([]row, []event) {
 	r.engMu.Lock()
 	defer r.engMu.Unlock()
-	rows, err := r.advance(ctx, n)
+	rows, svc, err := r.advance(ctx, n)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
@@ -144,7 +144,8 @@ func (r *run) step(ctx context.Context, n int) ([]row, []event) {
 	if len(rows) > 0 {
 		from := len(r.sent)
 		r.sent = append(r.sent, rows...)
-		batch = rowsOf(r.sent, from, r.tl.step, r.tl.faultRows())
+		r.svc.add(svc)
+		batch = rowsOf(r.sent, r.svc, from, r.tl.step, r.tl.faultRows())
 		if len(r.sent) == r.pauseAt {
 			r.paused, r.pauseAt = true, 0
 			r.pending = append(r.pending, event{"state", r.stateLocked(false)})

@@ -1,14 +1,9 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"testing"
-
-	"github.com/stormlab/stormlab/experiments"
-	"github.com/stormlab/stormlab/experiments/sweep"
-	"github.com/stormlab/stormlab/reports"
 )
 
 // TestLiveRun streams the FIG. 1 server at full speed through the HTTP
@@ -77,41 +72,7 @@ func TestLiveRun(t *testing.T) {
 		}
 	}
 
-	code, src := call(t, "GET", api+"/export.toml", nil)
-	if code != http.StatusOK {
-		t.Fatalf("export.toml: %d %s", code, src)
-	}
-	e, err := experiments.Parse("server-60-live.toml", []byte(src), nil)
-	if err != nil {
-		t.Fatalf("the export does not load: %v\n%s", err, src)
-	}
-	results, err := sweep.Run(context.Background(), e.Grid.Cells(), sweep.Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	series := results[0].Series.Rows
-	if len(series) != len(rows) {
-		t.Fatalf("the export runs %d rows, the page got %d", len(series), len(rows))
-	}
-	var faults [][2]float64
-	for _, f := range e.Grid.Cells()[0].Scenario.Fault {
-		faults = append(faults, [2]float64{f.Start.Seconds(), (f.Start + f.Length).Seconds()})
-	}
-	want := rowsOf(series, 0, 1, faults)
-	for i := range rows {
-		if rows[i] != want[i] {
-			t.Fatalf("row %d: the page got %+v, the export runs %+v", i, rows[i], want[i])
-		}
-	}
-
-	var csv bytes.Buffer
-	if err := reports.WriteSeries(&csv, e.Grid, results); err != nil {
-		t.Fatal(err)
-	}
-	code, got := call(t, "GET", api+"/series.csv", nil)
-	if code != http.StatusOK || got != csv.String() {
-		t.Errorf("series.csv (%d) differs from what the export writes:\n%.300s\nwant\n%.300s", code, got, csv.String())
-	}
+	checkExport(t, api, "server-60-live", rows)
 	for _, format := range []string{"png", "svg"} {
 		code, img := call(t, "GET", api+"/chart."+format, nil)
 		if code != http.StatusOK || len(img) < 1000 {

@@ -23,6 +23,7 @@ const S = {
   dirty: false,     // the policy form holds edits not yet applied
   families: {},     // the schema's families the form offers, by key
   badges: null,     // the markers' badges as last drawn, and the plot's box
+  graph: null,      // the service graph's drawing as laid out (graphLayout), for the graph the run runs; null for a chain
 };
 window.stormlab = S;
 
@@ -118,6 +119,7 @@ function fillPolicies(exp, want) {
   sel.value = names.includes(want) ? want : (names[0] || '');
   $('seed').value = exp.seed;
   $('layers').value = exp.layers;
+  $('layers-label').hidden = !!exp.graph; // a graph's edges are its calls: it has no chain depth
 }
 
 function setupBody() {
@@ -125,7 +127,7 @@ function setupBody() {
   const seed = $('seed').value.trim();
   if (seed !== '') body.seed = Number(seed);
   const layers = $('layers').value.trim();
-  if (layers !== '') body.layers = Number(layers);
+  if (layers !== '' && !$('layers-label').hidden) body.layers = Number(layers);
   return body;
 }
 
@@ -310,8 +312,11 @@ function onState(st) {
   $('pause-at').classList.toggle('on', st.pause_at > 0);
   const exp = experiment(st.experiment);
   $('question').textContent = exp ? exp.question : '';
+  const shape = st.graph ? `a graph of ${st.graph.services.length} services and ${st.graph.edges.length} calls`
+    : `${st.layers} layer${st.layers === 1 ? '' : 's'}`;
   $('run-info').textContent = st.ended ||
-    `${st.experiment} · seed ${st.seed} (used as is) · ${st.layers} layer${st.layers === 1 ? '' : 's'} · ${st.engine} engine · up to ${fmtSecs(st.cap)}`;
+    `${st.experiment} · seed ${st.seed} (used as is) · ${shape} · ${st.engine} engine · up to ${fmtSecs(st.cap)}`;
+  graphSetup(st);
   if ($('experiment').value !== st.experiment) {
     $('experiment').value = st.experiment;
     fillPolicies(exp, st.policy);
@@ -404,7 +409,8 @@ function columns() {
   const t = rows.map((r, i) => (r ? r.t : lab[i].t));
   const of = (list, f) => list.map((r) => (r ? f(r) : null));
   return {
-    traffic: [t, of(rows, (r) => r.calls / step), of(rows, (r) => r.successes / step), of(rows, (r) => r.requests / step), of(rows, (r) => r.capacity),
+    // A graph's servers have a capacity each: the row's is its first server's, so none is drawn.
+    traffic: [t, of(rows, (r) => r.calls / step), of(rows, (r) => r.successes / step), of(rows, (r) => r.requests / step), of(rows, (r) => (S.graph ? null : r.capacity)),
       of(lab, (r) => r.calls / step), of(lab, (r) => r.successes / step)],
     retries: [t, of(rows, (r) => (r.calls > 0 ? 100 * r.retries / r.calls : null))],
     queue: [t, of(rows, (r) => r.queue), of(rows, (r) => r.in_flight), rows.map(() => (S.state && S.state.queue_limit > 0 ? S.state.queue_limit : null)),
@@ -615,11 +621,13 @@ function labLegend() {
 let pending = false;
 function redraw() {
   readout();
+  graphStatus();
   if (pending) return;
   pending = true;
   requestAnimationFrame(() => {
     pending = false;
     if (S.charts.length === 0) makeCharts();
+    chartTitles();
     const c = columns();
     S.charts[0].setData(c.traffic);
     S.charts[1].setData(c.retries);
@@ -636,8 +644,158 @@ window.addEventListener('resize', () => {
 // ---- faults
 
 function fault(body, fields) {
-  return act(() => api('POST', `/api/runs/${S.run}/fault`, body), fields);
+  if (S.graph && body.kind !== 'spike') body.service = $('fault-service').value; // a spike hits the users' arrivals
+  return act(() => api('POST', `/api/runs/${S.run}/fault`, body), { service: 'fault-service', ...fields });
 }
+
+// ---- the service graph
+
+// chartTitles names what the live charts count: in a graph, the calls
+// and queues of every server, summed.
+function chartTitles() {
+  const titles = S.graph
+    ? ['Traffic at the servers (every server\'s calls, summed)', 'Retries as a share of the calls reaching the servers', 'Queues (every server\'s, summed) and requests in flight']
+    : ['Traffic at the server', 'Retries as a share of the calls reaching the server', 'Queue and requests in flight'];
+  S.charts.forEach((u, i) => { const el = u.root.querySelector('.u-title'); if (el) el.textContent = titles[i]; });
+}
+
+const svgNS = 'http://www.w3.org/2000/svg';
+
+function svgEl(name, attrs, text) {
+  const el = document.createElementNS(svgNS, name);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+// graphLayout places a graph's services in columns by their depth below
+// the users (the longest path of calls from the entry points), in file
+// order within a column; the users are column 0.
+function graphLayout(g) {
+  const depth = { '': 0 };
+  for (let pass = 0; pass <= g.services.length; pass++) {
+    for (const e of g.edges) {
+      if (depth[e.from] !== undefined) depth[e.to] = Math.max(depth[e.to] || 0, depth[e.from] + 1);
+    }
+  }
+  const W = 220, H = 58, GX = 80, GY = 22, PAD = 10;
+  const cols = [];
+  const put = (name) => {
+    const c = depth[name] || 0;
+    (cols[c] = cols[c] || []).push(name);
+  };
+  put('');
+  for (const s of g.services) put(s.name);
+  const rows = Math.max(...cols.map((c) => (c ? c.length : 0)));
+  const height = PAD * 2 + rows * H + (rows - 1) * GY;
+  const at = {};
+  cols.forEach((names, c) => {
+    const top = (height - (names.length * H + (names.length - 1) * GY)) / 2;
+    names.forEach((n, i) => { at[n] = { x: PAD + c * (W + GX), y: top + i * (H + GY), w: n === '' ? 80 : W, h: H }; });
+  });
+  return { g, at, width: PAD * 2 + (cols.length - 1) * (W + GX) + W, height, key: JSON.stringify(g) };
+}
+
+// graphSetup shows what a graph's run needs (its drawing, the service a
+// fault hits, the notes on what the readout sums) and hides a chain's
+// controls, or the other way round.
+function graphSetup(st) {
+  const g = st.graph || null;
+  document.body.classList.toggle('graph', !!g);
+  for (const id of ['graph', 'graph-note', 'graph-policy', 'fault-target']) $(id).hidden = !g;
+  if (!g) {
+    S.graph = null;
+    return;
+  }
+  if (S.graph && S.graph.key === JSON.stringify(g)) return;
+  S.graph = graphLayout(g);
+  const sel = $('fault-service');
+  const was = sel.value;
+  sel.replaceChildren();
+  for (const s of g.services) if (s.server) sel.append(new Option(s.name, s.name));
+  if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+  drawGraph();
+}
+
+// drawGraph draws the graph laid out: an arrow per call from caller to
+// callee, a box per service (a thick border: its own server); graphStatus
+// colours the boxes and writes their numbers.
+function drawGraph() {
+  const L = S.graph;
+  const svg = $('graph-svg');
+  svg.replaceChildren();
+  svg.setAttribute('viewBox', `0 0 ${L.width} ${L.height}`);
+  svg.setAttribute('width', '100%'); // shrunk to fit the page, never grown
+  svg.style.maxWidth = `${L.width}px`;
+  const defs = svgEl('defs');
+  const m = svgEl('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto-start-reverse' });
+  m.append(svgEl('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#5c6472' }));
+  defs.append(m);
+  svg.append(defs);
+  for (const e of L.g.edges) {
+    const a = L.at[e.from], b = L.at[e.to];
+    if (!a || !b) continue;
+    const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2, mx = (x1 + x2) / 2;
+    const path = svgEl('path', { class: 'edge', d: `M ${x1} ${y1} C ${mx} ${y1}, ${mx} ${y2}, ${x2} ${y2}`, 'marker-end': 'url(#arrow)', 'data-edge': `${e.from}→${e.to}` });
+    path.append(svgEl('title', {}, `${e.from || 'the users'} calls ${e.to}: ${e.attempts} attempt${e.attempts === 1 ? '' : 's'} per call`));
+    svg.append(path);
+    if (e.attempts > 1) svg.append(svgEl('text', { class: 'attempts', x: mx, y: (y1 + y2) / 2 - 4, 'text-anchor': 'middle' }, `×${e.attempts}`));
+  }
+  const u = L.at[''];
+  const users = svgEl('g', { class: 'users' });
+  users.append(svgEl('rect', { x: u.x, y: u.y, width: u.w, height: u.h, rx: 6 }));
+  users.append(svgEl('text', { x: u.x + u.w / 2, y: u.y + u.h / 2 + 4, 'text-anchor': 'middle' }, 'users'));
+  svg.append(users);
+  for (const s of L.g.services) {
+    const p = L.at[s.name];
+    const box = svgEl('g', { class: `svc${s.server ? ' server' : ''}`, 'data-service': s.name });
+    box.append(svgEl('rect', { x: p.x, y: p.y, width: p.w, height: p.h, rx: 6, fill: colours.idle }));
+    const ways = s.calls === 'sequence' ? 'in sequence' : `needs ${s.need}`;
+    const calls = L.g.edges.filter((e) => e.from === s.name).length;
+    box.append(svgEl('text', { class: 'name', x: p.x + 8, y: p.y + 16 }, s.name + (calls > 1 ? ` · ${ways}` : '')));
+    box.append(svgEl('text', { class: 'n1', x: p.x + 8, y: p.y + 32 }, ''));
+    box.append(svgEl('text', { class: 'n2', x: p.x + 8, y: p.y + 48 }, ''));
+    box.append(svgEl('title', {}, ''));
+    svg.append(box);
+  }
+  graphStatus();
+}
+
+// graphStatus colours each service by its health in the last row and
+// writes its numbers: calls made to it and failed for good per second, its
+// server's queue.
+function graphStatus() {
+  const L = S.graph;
+  if (!L) return;
+  const r = S.rows[S.rows.length - 1];
+  const per = !!L.g.per_service;
+  L.g.services.forEach((s, i) => {
+    const box = document.querySelector(`#graph-svg .svc[data-service="${CSS.escape(s.name)}"]`);
+    if (!box) return;
+    const n = per && r && r.services ? r.services[i] : null;
+    const state = n ? (n.healthy ? 'healthy' : 'unhealthy') : 'idle';
+    box.dataset.status = state;
+    // A fault added on it that touches the last row: its box is outlined.
+    const st = S.state || {};
+    const hit = !!r && (st.faults || []).some((w, k) => (st.fault_on || [])[k] === s.name && w[0] < r.t + st.step && w[1] > r.t);
+    box.classList.toggle('faulted', hit);
+    box.querySelector('rect').setAttribute('fill', state === 'unhealthy' ? colours.metastable : colours[state]);
+    const [t1, t2, title] = [box.querySelector('.n1'), box.querySelector('.n2'), box.querySelector('title')];
+    if (!n) {
+      t1.textContent = per ? '' : 'run as a chain';
+      t2.textContent = '';
+      title.textContent = `${s.name}${s.server ? ' (its own server)' : ''}: ${per ? 'no row yet' : 'a graph of one path runs as the chain it is: the readout is its server\'s'}`;
+      return;
+    }
+    t1.textContent = `${Math.round(perSec(n.calls))} calls/s · ${Math.round(perSec(n.failed))} failed/s`;
+    t2.textContent = (s.server ? `queue ${Math.round(n.queue)}` : 'no server of its own') + (hit ? ' · a fault hits it' : '');
+    title.textContent = `${s.name}, ${state} in the second from ${fmtSecs(r.t)}:\n` +
+      `calls made to it ${fmtRate(n.calls)}, succeeded ${fmtRate(n.succeeded)}, failed for good ${fmtRate(n.failed)}\n` +
+      `tries sent to it ${fmtRate(n.tries)} (retries included)` + (s.server ? `\nits server's queue ${Math.round(n.queue)}${s.capacity > 0 ? `, capacity ${+s.capacity.toPrecision(4)} calls/s` : ''}` : '');
+  });
+}
+
+function fmtRate(x) { return `${+perSec(x).toFixed(1)}/s`; }
 
 function secsText(id) {
   const v = $(id).value.trim();

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserGraph opens a service graph in the explorer as a reader
+// does: the fan-out experiment's gateway calling two backends, b1 and b2,
+// in parallel. The page draws the graph (the users, a box per service, an
+// arrow per call), hides the chain's depth and policy controls, and offers
+// the backends as a fault's target. It streams; an 8 s outage on b2 at
+// 10 s outlines b2's box as hit and turns it unhealthy, and the gateway's
+// with it (it needs both answers), while b1 stays healthy; the rows say the same, and each box's
+// numbers are the last row's.
+func TestBrowserGraph(t *testing.T) {
+	ctx, cancel, url := explorer(t, "../../experiments/fan-out.toml", "../../experiments/server-60.toml")
+	defer cancel()
+	console := chromedp.Console(ctx)
+	eval := func(expr string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return s
+	}
+	runTo := func(at int) {
+		t.Helper()
+		doing(t, ctx, fmt.Sprintf("running to %ds", at),
+			chromedp.Click(`button[data-speed="max"]`),
+			chromedp.SetValue(`#pause-at-s`, fmt.Sprint(at)), chromedp.Click(`#pause-at`),
+			pollFor(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
+	}
+	status := func() map[string]string {
+		t.Helper()
+		var out map[string]string
+		raw := eval(`JSON.stringify(Object.fromEntries([...document.querySelectorAll('#graph-svg .svc')].map(g => [g.dataset.service, g.dataset.status])))`)
+		if err := json.Unmarshal([]byte(raw), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+
+	doing(t, ctx, "opening the fan-out", chromedp.Navigate(url+"/?experiment=fan-out"), pollFor(`window.stormlab.rows.length >= 1`),
+		pollFor(`document.querySelectorAll('#graph-svg .svc').length === 3`))
+	if got := eval(`[...document.querySelectorAll('#graph-svg .svc')].map(g => g.dataset.service + (g.classList.contains('server') ? '*' : '')).join(' ')`); got != "gateway b1* b2*" {
+		t.Errorf("the boxes drawn: %q, want gateway and the backends b1, b2 with their servers", got)
+	}
+	if got := eval(`[...document.querySelectorAll('#graph-svg .edge')].map(e => e.dataset.edge).join(' ')`); got != "→gateway gateway→b1 gateway→b2" {
+		t.Errorf("the arrows drawn: %q", got)
+	}
+	if got := eval(`document.querySelector('#graph-svg .users') ? 'users' : ''`); got != "users" {
+		t.Error("no users' entry point drawn")
+	}
+	hidden := eval(`['layers-label', 'presets', 'policy-form', 'fault-target', 'graph-note'].map(id => id + ':' + (document.getElementById(id).offsetParent === null)).join(' ')`)
+	if hidden != "layers-label:true presets:true policy-form:true fault-target:false graph-note:false" {
+		t.Errorf("what the page shows for a graph (true: hidden): %s", hidden)
+	}
+	if got := eval(`[...document.getElementById('fault-service').options].map(o => o.value).join(' ')`); got != "b1 b2" {
+		t.Errorf("a fault may hit %q, want the services with a server, b1 b2", got)
+	}
+
+	const at, end = 10, 14
+	runTo(at)
+	if s := status(); s["gateway"] != "healthy" || s["b1"] != "healthy" || s["b2"] != "healthy" {
+		t.Errorf("before any fault the drawing says %v", s)
+	}
+	before, err := chromedp.Run(ctx, chromedp.Screenshot(`#graph`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doing(t, ctx, "an outage on b2", chromedp.SetValue(`#fault-service`, "b2"), chromedp.SetValue(`#outage-len`, "8"), chromedp.Click(`#outage-n`),
+		pollFor(`window.stormlab.state.markers && window.stormlab.state.markers.length === 1`))
+	if got := eval(`window.stormlab.state.markers[0].label + ' at ' + window.stormlab.state.markers[0].t`); got != "outage 8s on b2 at 10" {
+		t.Errorf("the marker says %q", got)
+	}
+	runTo(end)
+	if s := status(); s["gateway"] != "unhealthy" || s["b1"] != "healthy" || s["b2"] != "unhealthy" {
+		t.Errorf("during b2's outage the drawing says %v, want b2 and the gateway unhealthy, b1 healthy", s)
+	}
+	if got := eval(`[...document.querySelectorAll('#graph-svg .svc.faulted')].map(g => g.dataset.service).join(' ')`); got != "b2" {
+		t.Errorf("the boxes outlined as hit by a fault: %q, want b2", got)
+	}
+	var rows []struct {
+		Services []struct {
+			Calls, Failed float64
+			Healthy       bool
+		} `json:"services"`
+	}
+	if err := json.Unmarshal([]byte(eval(`JSON.stringify(window.stormlab.rows)`)), &rows); err != nil {
+		t.Fatal(err)
+	}
+	last := rows[end-1].Services
+	if len(last) != 3 || last[2].Healthy || last[2].Failed == 0 || !last[1].Healthy {
+		t.Errorf("the last row's services: %+v", last)
+	}
+	if got, want := eval(`document.querySelector('#graph-svg .svc[data-service="b2"] .n1').textContent`),
+		fmt.Sprintf("%.0f calls/s · %.0f failed/s", last[2].Calls, last[2].Failed); got != want {
+		t.Errorf("b2's box says %q, want %q (the last row's numbers, per second)", got, want)
+	}
+	after, err := chromedp.Run(ctx, chromedp.Screenshot(`#graph`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkShot(t, "graph-before", before)
+	checkShot(t, "graph-outage", after)
+
+	// The export names the service its fault hits, and stormlab run on it
+	// writes the page's series.csv, each service's columns included.
+	toml, pageCSV := saved(t, ctx, "x-toml"), saved(t, ctx, "x-csv")
+	if !bytes.Contains(toml, []byte(`service = "b2"`)) {
+		t.Errorf("the export does not name b2:\n%s", toml)
+	}
+	series, err := os.ReadFile(filepath.Join(runExport(t, "fan-out-live", toml), "series.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(series, pageCSV) || !bytes.Contains(series, []byte("b2.failed")) {
+		t.Errorf("the page's CSV differs from stormlab run's series.csv (or has no b2.failed column):\n%.400s\nwant\n%.400s", pageCSV, series)
+	}
+	cancel()
+	consoleClean(t, console)
+}
