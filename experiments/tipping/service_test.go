@@ -64,6 +64,13 @@ from = "0s"
 to = "20s"
 service = "mobile"
 name = "mobile"
+[[tipping]]
+key = "graph.service.2.server.capacity"
+from = 200
+to = 20
+tolerance = 1
+service = "web"
+name = "cache-capacity"
 `
 
 // TestTippingPerEntryPoint: a search judged at a service judges each point
@@ -71,7 +78,8 @@ name = "mobile"
 // about a second (0.925 s with this seed: the calls it leaves waiting are
 // timed out and retried while new ones come at 50 a second, against the
 // 60 it serves); mobile's never do, whatever the outage: its search finds
-// none in range.
+// none in range. A search may move any numeric key of the graph, here the
+// cache's capacity.
 func TestTippingPerEntryPoint(t *testing.T) {
 	e, err := experiments.Parse("two.toml", []byte(twoEntryPoints), nil)
 	if err != nil {
@@ -84,5 +92,13 @@ func TestTippingPerEntryPoint(t *testing.T) {
 	}
 	if mobile.Status != tipping.Nothing || mobile.Region != tipping.Stable || !math.IsNaN(mobile.Critical) {
 		t.Errorf("mobile: %s (%s), tips at %v; want none in range, stable", mobile.Status, mobile.Region, mobile.Critical)
+	}
+	// A search over a graph's key: the cache's capacity below which web's
+	// users do not come back from the 10 s outage. A cache that cannot
+	// serve the 150 calls a second of three tries of every call cannot
+	// work off its backlog once every call times out (166.5 with this
+	// seed, the backlog's waits above 1 s for a while past 150).
+	if c := o.Searches[2][0]; c.Status != tipping.Found || !(c.Critical > 150 && c.Critical < 200) {
+		t.Errorf("the cache's capacity: %s, tips at %v; want found, between 150 and 200", c.Status, c.Critical)
 	}
 }
