@@ -143,6 +143,9 @@ type budgets struct {
 	// engines keep retries after timeouts apart from others.
 	timeouts bool
 	graph    *GraphPlan // ScopeGraph: which budget covers which layer
+	// counted says by layer whether its first tries and successes count
+	// for its budget (counts).
+	counted []bool
 }
 
 // newBudgets makes the budgets of a run with the given layers and clients.
@@ -160,7 +163,15 @@ func newBudgets(p *Plan, layers int, clients int32, r *rng) budgets {
 	case ScopeGraph:
 		n = p.Graph.Budgets
 	}
-	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts, graph: p.Graph}
+	b := budgets{list: make([]budget, n), scope: p.Budget.Scope, bottom: int8(layers - 1), timeouts: k.timeouts, graph: p.Graph,
+		counted: make([]bool, layers)}
+	own := b.scope == ScopeLayer || b.scope == ScopeDependency || b.scope == ScopeGraph
+	for l := range b.counted {
+		b.counted[l] = own
+	}
+	for _, l := range p.entryLayers() {
+		b.counted[l] = true
+	}
 	for i := range b.list {
 		b.list[i] = k.make(&p.Budget, r)
 		if t, ok := b.list[i].(ticker); ok {
@@ -194,11 +205,9 @@ func (b *budgets) of(layer int8, client int32) budget {
 }
 
 // counts reports whether a layer's first tries and successes count for its
-// budget: a shared budget counts the user's only.
-func (b *budgets) counts(layer int8) bool {
-	return layer == 0 || b.scope == ScopeLayer || b.scope == ScopeDependency || b.scope == ScopeGraph ||
-		b.graph != nil && b.graph.Nodes[layer].Parent < 0
-}
+// budget: a budget of its own counts them all; a shared budget counts the
+// users' only (the entry layers: a chain's top, a graph's entry points).
+func (b *budgets) counts(layer int8) bool { return b.counted[layer] }
 
 // ticks reports whether the budgets need tick.
 func (b *budgets) ticks() bool { return b.tickers != nil }

@@ -116,15 +116,10 @@ func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
 		out[0] = float64(failed) / float64(ok+failed)
 	}
 	for _, n := range gp.several() {
-		out = append(out, float64(gr.requests[n]))
+		out = append(out, float64(gr.health.calls[n])) // an entry point's calls made are its user requests
 	}
 	for i := range gp.Services {
-		var tries, retries, failed int64
-		for n, nd := range gp.Nodes {
-			if nd.Service == i {
-				tries, retries, failed = tries+gr.tries[n], retries+gr.retries[n], failed+gr.failed[n]
-			}
-		}
+		tries, retries, failed := gr.sum(func(nd *GraphNode) bool { return nd.Service == i })
 		out = append(out, float64(tries), float64(retries), float64(failed))
 		if gp.Servers[i] != nil {
 			out = append(out, float64(gr.servers.calls[i]))
@@ -143,12 +138,7 @@ func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
 		if name == "" {
 			continue
 		}
-		var tries, retries, failed int64
-		for n, nd := range gp.Nodes {
-			if nd.Edge == e {
-				tries, retries, failed = tries+gr.tries[n], retries+gr.retries[n], failed+gr.failed[n]
-			}
-		}
+		tries, retries, failed := gr.sum(func(nd *GraphNode) bool { return nd.Edge == e })
 		out = append(out, float64(tries), float64(retries), float64(failed))
 	}
 	return out

@@ -15,6 +15,7 @@ type graphHealth struct {
 	// svcMade and svcOK gather them by service.
 	made, ok       []int64
 	svcMade, svcOK []int64
+	calls          []int64      // by node: the calls made in the run so far (an entry point's: its user requests)
 	held           []int64      // by service with a server: its backlog at the end of the tick
 	bad            []bool       // by service: unhealthy at the end of the tick
 	series         *graphSeries // the services' series, when the run records its own; nil otherwise
@@ -25,7 +26,7 @@ type graphHealth struct {
 func newGraphHealth(p *Plan) *graphHealth {
 	gp := p.Graph
 	n := len(gp.Services)
-	gh := &graphHealth{svc: make([]health, n), made: make([]int64, len(gp.Nodes)), ok: make([]int64, len(gp.Nodes)),
+	gh := &graphHealth{svc: make([]health, n), made: make([]int64, len(gp.Nodes)), ok: make([]int64, len(gp.Nodes)), calls: make([]int64, len(gp.Nodes)),
 		svcMade: make([]int64, n), svcOK: make([]int64, n), held: make([]int64, n), bad: make([]bool, n), nodes: gp.Nodes, below: make([][]int, n)}
 	for i := range gh.svc {
 		gh.svc[i] = newHealth(p)
@@ -83,6 +84,7 @@ func (gh *graphHealth) observe(t int64, x *serverSet) {
 		i := gh.nodes[n].Service
 		gh.svcMade[i] += gh.made[n]
 		gh.svcOK[i] += gh.ok[n]
+		gh.calls[n] += gh.made[n]
 	}
 	clear(gh.made)
 	clear(gh.ok)

@@ -12,14 +12,12 @@ type graphRun struct {
 	// By node: the tries sent (past the breaker, limiter and budget), the
 	// retries among them, and the calls that failed for good.
 	tries, retries, failed []int64
-	// requests are, by entry node, the user requests that came in there.
-	requests []int64
-	health   *graphHealth // each service's health
+	health                 *graphHealth // each service's health
 }
 
 func newGraphRun(s *stoch) *graphRun {
 	n := len(s.p.Graph.Nodes)
-	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n), requests: make([]int64, n)}
+	gr := &graphRun{nodes: s.p.Graph.Nodes, tries: make([]int64, n), retries: make([]int64, n), failed: make([]int64, n)}
 	gr.servers = newServerSet(s)
 	gr.health = newGraphHealth(s.p)
 	return gr
@@ -158,6 +156,17 @@ func (s *stoch) up(parent *group, from int8, k int64, out outcome) {
 			s.reply(to, failed, out, 0)
 		}
 	}
+}
+
+// sum is the tries, retries and calls failed for good so far over the
+// nodes that match: a service's (every call to it), an edge's.
+func (gr *graphRun) sum(match func(nd *GraphNode) bool) (tries, retries, failed int64) {
+	for n := range gr.nodes {
+		if match(&gr.nodes[n]) {
+			tries, retries, failed = tries+gr.tries[n], retries+gr.retries[n], failed+gr.failed[n]
+		}
+	}
+	return tries, retries, failed
 }
 
 // sent counts n tries of the call of node on their attempt.

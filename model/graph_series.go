@@ -85,7 +85,7 @@ func (gs *graphSeries) idle(a, b int64, held []int64) {
 func (gs *graphSeries) flush(upTo int64, held []int64) {
 	for gs.idx < upTo {
 		for i := range gs.cur {
-			tries, failed := gs.totals(i)
+			tries, _, failed := gs.gr.sum(func(nd *GraphNode) bool { return nd.Service == i })
 			c := &gs.cur[i]
 			c.Tries, c.Failed = float64(tries-gs.tries[i]), float64(failed-gs.failed[i])
 			gs.tries[i], gs.failed[i] = tries, failed
@@ -97,17 +97,6 @@ func (gs *graphSeries) flush(upTo int64, held []int64) {
 		}
 		gs.idx++
 	}
-}
-
-// totals is service i's tries and calls failed for good so far, over the
-// nodes that call it.
-func (gs *graphSeries) totals(i int) (tries, failed int64) {
-	for n, nd := range gs.gr.nodes {
-		if nd.Service == i {
-			tries, failed = tries+gs.gr.tries[n], failed+gs.gr.failed[n]
-		}
-	}
-	return tries, failed
 }
 
 // done completes the series at the end of the run.

@@ -24,7 +24,6 @@ func (s *stoch) startRoots(c int32, n int64) {
 	if s.entries != nil {
 		for i, k := range s.entries.split(s.r, n) {
 			if k > 0 {
-				s.graph.requests[s.entries.nodes[i]] += k
 				s.start(nil, s.entries.nodes[i], 1, c, 0, 0, dl, s.now, k)
 			}
 		}
