@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -91,6 +92,27 @@ func BenchmarkChainLike10(b *testing.B) { benchStorm(b, chainLike10()) }
 
 // BenchmarkChain26Like10: one op is one run of chain26Like10.
 func BenchmarkChain26Like10(b *testing.B) { benchStorm(b, chain26Like10()) }
+
+// clean is sc with no call failing at its servers: graph10's databases or
+// chain26Like10's one server.
+func clean(sc Scenario) Scenario {
+	sc.Dependency.FailureProbability = 0
+	sc.Graph.Service = slices.Clone(sc.Graph.Service)
+	for i := range sc.Graph.Service {
+		sc.Graph.Service[i].Server.FailureProbability = 0
+	}
+	return sc
+}
+
+// BenchmarkGraph10Clean and BenchmarkChain26Like10Clean: one op is one run
+// of graph10 or chain26Like10 in which no call fails. Side by side with
+// BenchmarkGraph10 and BenchmarkChain26Like10 they part a run's cost into
+// its calls and its failures: graph10's 19 calls a request to servers
+// failing 1% fail 19 times as often as chain26Like10's one, and each
+// failure costs a retry's group and the splits of the fans above it.
+func BenchmarkGraph10Clean(b *testing.B) { benchStorm(b, clean(graph10())) }
+
+func BenchmarkChain26Like10Clean(b *testing.B) { benchStorm(b, clean(chain26Like10())) }
 
 // TestGraph10Calls: graph10 makes 26 calls per request unfolded, 19 of
 // them to its databases.
