@@ -320,11 +320,13 @@ func TestGraphAround(t *testing.T) {
 // database (nobody retries), orders' calls into the database get 3
 // attempts at 10 s: in a 3 s outage of the database after it the
 // database's tries outnumber the calls made to it, which they never did
-// in one before it; the drawing's edge says 3 attempts, and the export writes the change
-// as a [[scenario.change]] of graph.edge.2.attempts that stormlab run runs
-// to the rows streamed. A change of the graph's shape is refused naming
-// its key. In slow-among-healthy, one of the experiment's policies (a
-// budget per edge) is taken up live as a chain's is.
+// in one before it; the drawing's edge says 3 attempts. With the
+// database's capacity changed to 250 calls/s, a degradation is checked
+// against that. The export writes the changes as [[scenario.change]]s
+// (graph.edge.2.attempts, ...) that stormlab run runs to the rows
+// streamed. A change of the graph's shape is refused naming its key. In
+// slow-among-healthy, one of the experiment's policies (a budget per edge)
+// is taken up live as a chain's is.
 func TestGraphLiveChange(t *testing.T) {
 	slow := "../../../experiments/slow-among-healthy.toml"
 	_, hs := testServer(t, Options{Files: []string{sharedDB, slow}})
@@ -356,6 +358,14 @@ func TestGraphLiveChange(t *testing.T) {
 	}
 	if e := st.Graph.Edges[2]; e.From != "orders" || e.To != "db" || e.Attempts != 3 {
 		t.Errorf("the drawing's edge from orders to db: %+v, want 3 attempts", e)
+	}
+	rows = streamTo(t, s, api, rows, at+1)
+	if code, text := call(t, "POST", api+"/change", map[string]any{"set": map[string]any{"graph.service.2.server.capacity": 250}}); code >= 300 {
+		t.Fatalf("the database's capacity to 250 calls/s: %d %s", code, text)
+	}
+	code, body = callJSON(t, "POST", api+"/fault", map[string]any{"kind": "degradation", "length": "2s", "service": "db", "capacity": 280})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"capacity"`) || !strings.Contains(body, "less than its 250 calls/s") {
+		t.Errorf("a degradation to 280 calls/s of a database of 250 now: %d %s", code, body)
 	}
 	rows = streamTo(t, s, api, rows, at+2)
 	outage()
