@@ -98,6 +98,13 @@ func (s *Scenario) validateChanges() error {
 		if c.Then == nil {
 			return bad(p+"set", "was not applied (the scenario after it is missing)")
 		}
+		before := s
+		if i > 0 {
+			before = s.Change[i-1].Then
+		}
+		if fe := graphShapeChange(before, c.Then, c.Settings()); fe != nil {
+			return bad(p+"set."+fe.Path, "%s", fe.Msg)
+		}
 		then := *c.Then
 		then.Change = nil
 		if err := then.Validate(); err != nil {
@@ -143,6 +150,9 @@ func (p *Plan) resolveChanges(s *Scenario) error {
 			return bad(path, "priority classes (dependency.admission.kind = \"priority\") cannot start or stop during a run: the waiting room keeps first tries and retries apart from the start; set it from the start, or leave it")
 		case p.Engine == EngineQueue && np.Chain[0].Timeout != prev.Chain[0].Timeout:
 			return bad(path, "the queue engine cannot change a timeout during a run")
+		}
+		if fe := graphServersKept(prev, np, path); fe != nil {
+			return fe
 		}
 		p.Changes = append(p.Changes, PlanChange{At: at, Plan: np, Settings: c.Settings()})
 		prev = np

@@ -284,6 +284,23 @@
 // the faults started by then, each server to its own plan
 // (resolveGraphSwitches, serverSet.adopt).
 //
+// A [[scenario.change]] is taken up at its tick as a chain's is
+// (stoch.adopt): the run follows from then the graph resolved from the
+// change's scenario, with the faults known then, so that changes and
+// unforeseen faults take turns in time order. Each call follows its
+// edge's new policy (attempts, timeout, backoff, breaker, hedge, and the
+// budget with its scope) and each server its own new plan; a budget whose
+// keys changed, or whose calls did with its scope, starts afresh, as does
+// a breaker, and a call whose hedge changed gets a new hedger. A change
+// may not alter the graph's shape: its services, its edges (from, to,
+// share), how each service calls (calls, need, quorum) and which services
+// have a server stay as the run started, and a setting that would alter
+// them is refused by its key (graph_change.go), as are a server's keys
+// fixed as the dependency's are (queue, latency_slope, network).
+// TestGraphChange: raising a call's attempts from 1 to 3 at second 50, its
+// server failing every call, makes 1 try per call before and 3 after, and
+// the run from second 52 on is the run with 3 attempts from the start.
+//
 // A call to a service that serves it and calls no other may hedge
 // (graph.edge.N.hedge), each such call with a hedger of its own, as a
 // chain's bottom layer does; a copy of a call that fans out would copy
@@ -298,7 +315,7 @@
 // columns only.
 //
 // Not modelled yet in a graph other than a chain, and refused by key:
-// changes, network delay, rng = "minstd",
+// network delay, rng = "minstd",
 // retry_at, the flat chain, budget.scope = "dependency", the queue health
 // rule, initial.abandoned, flaky requests, servers that
 // differ in drop_expired.

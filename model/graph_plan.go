@@ -86,7 +86,7 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 	if fe := s.graphModelled(); fe != nil {
 		return nil, fe
 	}
-	if s.hasUnforeseen() {
+	if s.hasUnforeseen() || len(s.Change) > 0 {
 		return s.resolveGraphSwitches()
 	}
 	gp := &GraphPlan{Servers: make([]*Plan, len(g.Service))}
@@ -228,8 +228,6 @@ func (s *Scenario) graphModelled() *FieldError {
 		return bad("dependency.network.kind", "network delay"+not)
 	case s.RNG == "minstd":
 		return bad("rng", "\"minstd\""+not)
-	case len(s.Change) > 0:
-		return bad("change", "a change"+not)
 	case s.Chain == "flat":
 		return bad("chain", "\"flat\""+not+": its calls are nested")
 	case s.RetryAt != "" && s.RetryAt != "every":

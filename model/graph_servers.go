@@ -148,8 +148,8 @@ func (x *serverSet) withdraw(g *group, n int64) {
 func (x *serverSet) entries() int64 { return x.sum(server.entries) }
 
 // adopt makes each server follow its service's plan in np, the plan the
-// run switches to (a graph with several servers refuses changes, so np is
-// the plan at an unforeseen fault's start: unforeseen.go), np in force.
+// run switches to (a change's, or an unforeseen fault's: unforeseen.go),
+// np in force.
 func (x *serverSet) adopt(_, np *Plan) {
 	for i, sp := range np.Graph.Servers {
 		if sp == nil {

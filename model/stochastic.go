@@ -139,10 +139,7 @@ func newStoch(p *Plan, seed uint64, series bool) *stoch {
 	}
 	for i, l := range p.Chain {
 		if l.Hedge.Delay > 0 {
-			if s.hedgers == nil {
-				s.hedgers = make([]*hedger, len(p.Chain))
-			}
-			s.hedgers[i] = newHedger(p, l.Hedge, l.Timeout)
+			s.hedge(i, p, l)
 		}
 	}
 
@@ -336,10 +333,13 @@ func (s *stoch) step(t int64) {
 
 // adopt makes the run follow np, a change's plan, from now on. The parts a
 // change may reconfigure are made anew from it where their keys changed: a
-// budget or a breaker starts afresh, as a new configuration deployed does;
-// the waits, the hedger, the arrivals and the server's settings follow the
-// new keys. Groups in flight keep their deadlines; a try that fails from
-// now on retries as the new attempts and backoff say.
+// budget or a breaker starts afresh, as a new configuration deployed does
+// (a graph's budgets also when the calls they cover change, with their
+// scope); the waits, the hedgers, the arrivals and the server's settings
+// follow the new keys, layer by layer (a graph's calls, each with its
+// edge's policy) and server by server. Groups in flight keep their
+// deadlines; a try that fails from now on retries as the new attempts and
+// backoff say.
 func (s *stoch) adopt(np *Plan) {
 	old := s.p
 	s.p = np
@@ -347,7 +347,7 @@ func (s *stoch) adopt(np *Plan) {
 	for i, l := range np.Chain {
 		s.waits[i] = newWaits(l)
 	}
-	if old.Budget != np.Budget {
+	if old.Budget != np.Budget || !old.Graph.sameBudgets(np.Graph) {
 		s.budgets = newBudgets(np, len(np.Chain), np.Clients, s.r)
 		s.clientsApart = s.budgets.perClient() || s.lims.perClient()
 	}
@@ -362,11 +362,9 @@ func (s *stoch) adopt(np *Plan) {
 			}
 		}
 	}
-	if h := np.Chain[s.bottom].Hedge; h != old.Chain[s.bottom].Hedge { // a chain's: a graph has no changes
-		s.hedgers = nil
-		if h.Delay > 0 {
-			s.hedgers = make([]*hedger, len(np.Chain))
-			s.hedgers[s.bottom] = newHedger(np, h, np.Chain[s.bottom].Timeout)
+	for i, l := range np.Chain {
+		if l.Hedge != old.Chain[i].Hedge {
+			s.hedge(i, np, l)
 		}
 	}
 	s.srv.adopt(old, np)
@@ -375,6 +373,30 @@ func (s *stoch) adopt(np *Plan) {
 	s.deadlines = s.deadlines || np.Deadline >= 0
 	s.arr.restart(np, s.now)
 	s.health.limit = np.Health.Limit
+	if s.graph != nil {
+		s.graph.health.adopt(np)
+	}
+}
+
+// hedge gives layer i of p, l, a new hedger as l.Hedge says, or none
+// when it does not hedge: the run's hedgers are nil when no layer has one.
+func (s *stoch) hedge(i int, p *Plan, l LayerPlan) {
+	if s.hedgers == nil {
+		if l.Hedge.Delay == 0 {
+			return
+		}
+		s.hedgers = make([]*hedger, len(p.Chain))
+	}
+	s.hedgers[i] = nil
+	if l.Hedge.Delay > 0 {
+		s.hedgers[i] = newHedger(p, l.Hedge, l.Timeout)
+	}
+	for _, h := range s.hedgers {
+		if h != nil {
+			return
+		}
+	}
+	s.hedgers = nil
 }
 
 // initial sets up the state the run starts in (in tick 0, before

@@ -118,20 +118,22 @@ func (p *Plan) resolveSwitches(s *Scenario) error {
 	return nil
 }
 
-// resolveGraphSwitches resolves a service graph with unforeseen faults (a
-// graph other than a chain, which refuses changes): the plan the run
-// starts on knows the faults that start at tick 0, and at the first tick
-// of each other unforeseen fault the run switches to the graph resolved
-// with the faults started by then, its servers' plans with them (each
+// resolveGraphSwitches resolves a service graph (other than a chain)
+// with changes or unforeseen faults: the plan the run starts on is the
+// graph without its changes, knowing the faults that start at tick 0; at
+// each change the run switches to the graph resolved from the change's
+// scenario, and at the first tick of each other unforeseen fault to the
+// graph resolved with the faults started by then, as a chain's run does
+// (resolveChanges, resolveSwitches), its servers' plans with them (each
 // server takes up its own: serverSet.adopt). Every plan's fault list and
 // window are the run's own, every fault in them, as planFrom's are. The
-// file with every fault foreseen is resolved first: its errors name the
-// keys as written.
+// file without changes and with every fault foreseen is resolved first:
+// its errors name the keys as written.
 func (s *Scenario) resolveGraphSwitches() (*Plan, error) {
 	tickNs := int64(s.Tick)
 	known := func(at int64) (*Plan, error) {
 		then := *s
-		then.Fault = nil
+		then.Change, then.Fault = nil, nil
 		for _, f := range s.knownFaults(tickNs, at) {
 			f.Unforeseen = false
 			then.Fault = append(then.Fault, f)
@@ -147,14 +149,8 @@ func (s *Scenario) resolveGraphSwitches() (*Plan, error) {
 		return nil, err
 	}
 	p.FaultList, p.Fault, p.Notes = all.FaultList, all.Fault, all.Notes
-	p.switches = []PlanChange{}
-	for _, t := range s.unforeseenStarts(p) {
-		np, err := known(t)
-		if err != nil {
-			return nil, err
-		}
-		np.FaultList, np.Fault = all.FaultList, all.Fault
-		p.switches = append(p.switches, PlanChange{At: t, Plan: np})
+	if err := p.resolveChanges(s); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -317,9 +317,8 @@
 // streamed as a chain's, with a drawing of the graph (the users, a box per
 // service, an arrow per call) whose boxes are coloured by each service's
 // health as the rows come, and a fault may hit any service with a server
-// (the export writes its fault.service); a graph's edges keep their
-// policies, as changes are not modelled in a graph with fan-out or several
-// servers. Ctrl-C stops it.
+// (the export writes its fault.service), and the policy form changes the
+// edge picked (caller → callee) or a service's server. Ctrl-C stops it.
 //
 // Flags:
 //

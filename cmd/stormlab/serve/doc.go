@@ -121,9 +121,17 @@
 // box by that service's health in the last row, its numbers in the box and
 // on hover, outlining the boxes a fault added hits ("fault_on" gives the
 // service of each of the state's "faults"). It has no chain depth (a setup's layers is refused, by the
-// loader: a graph replaces the chain), and no policy form or presets: the
-// model refuses a change in a graph with fan-out or several servers, so
-// each edge keeps its file's policy. A fault names the service whose
+// loader: a graph replaces the chain). Its policy changes as a chain's
+// does, by the experiment's policies or by keys, each edge's keys under
+// graph.edge.N (the form's caller keys on the edge picked, by caller →
+// callee, or on every edge), a server's under graph.service.N.server (the
+// form's capacity on the service picked), and the budget's with its scope
+// (edge, caller or callee); the state's graph then draws each edge's
+// attempts in force. The export writes the change as a
+// [[scenario.change]], which the model takes up at its tick as the live
+// engine did (model: "Service graphs"); a change that would alter the
+// graph's shape (its services, who calls whom, how) is refused naming its
+// key. A fault names the service whose
 // server it hits (fault.service: the page offers the services with a
 // server; a spike names none, and with one server a fault may leave it
 // out), checked by the loader as a file's is; a degradation is checked

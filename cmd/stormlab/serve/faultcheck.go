@@ -28,7 +28,7 @@ func (r *run) checkFaultLocked(f *model.Fault) error {
 			return err
 		}
 		c := now.sc.Dependency.Capacity
-		if g := r.tl.graph; g != nil {
+		if g := r.tl.graphNow(&now.sc); g != nil {
 			var ok bool
 			if c, ok = g.serverCapacity(f.Service); !ok {
 				return nil

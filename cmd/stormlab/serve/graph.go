@@ -52,6 +52,16 @@ func graphOf(sc *model.Scenario, perService bool) *graphView {
 	return v
 }
 
+// graphNow is the drawing of the run's graph as sc, the scenario in force,
+// has it (an edge's attempts, a server's capacity, as changes left them);
+// nil for a chain.
+func (l *live) graphNow(sc *model.Scenario) *graphView {
+	if l.graph == nil {
+		return nil
+	}
+	return graphOf(sc, l.graph.PerService)
+}
+
 // serverCapacity is the capacity of the server of the service named
 // name, or of the graph's one server when name is empty (0: its latency
 // grows with its load); ok is false when there is no such server, which

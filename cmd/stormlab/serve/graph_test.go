@@ -315,3 +315,93 @@ func TestGraphAround(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphLiveChange: a graph's edge policy changes live. In the shared
+// database (nobody retries), orders' calls into the database get 3
+// attempts at 10 s: in a 3 s outage of the database after it the
+// database's tries outnumber the calls made to it, which they never did
+// in one before it; the drawing's edge says 3 attempts. With the
+// database's capacity changed to 250 calls/s, a degradation is checked
+// against that. The export writes the changes as [[scenario.change]]s
+// (graph.edge.2.attempts, ...) that stormlab run runs to the rows
+// streamed. A change of the graph's shape is refused naming its key. In
+// slow-among-healthy, one of the experiment's policies (a budget per edge)
+// is taken up live as a chain's is.
+func TestGraphLiveChange(t *testing.T) {
+	slow := "../../../experiments/slow-among-healthy.toml"
+	_, hs := testServer(t, Options{Files: []string{sharedDB, slow}})
+	id := startRun(t, hs, map[string]any{"experiment": "shared-database"})
+	api := hs.URL + "/api/runs/" + id
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := openStream(t, ctx, hs, id)
+	const at, end = 10, 20
+	outage := func() {
+		t.Helper()
+		if code, text := call(t, "POST", api+"/fault", map[string]any{"kind": "outage", "length": "3s", "service": "db"}); code >= 300 {
+			t.Fatalf("an outage on db: %d %s", code, text)
+		}
+	}
+	rows := streamTo(t, s, api, nil, 4)
+	outage()
+	rows = streamTo(t, s, api, rows, at)
+	code, body := callJSON(t, "POST", api+"/change", map[string]any{"set": map[string]any{"graph.edge.2.to": "accounts"}})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"graph.edge.2.to"`) || !strings.Contains(body, "a change may not alter a graph's shape") {
+		t.Errorf("a change of the graph's shape: %d %s", code, body)
+	}
+	if code, text := call(t, "POST", api+"/change", map[string]any{"set": map[string]any{"graph.edge.2.attempts": 3}}); code >= 300 {
+		t.Fatalf("3 attempts on orders' calls: %d %s", code, text)
+	}
+	var st stateView
+	if _, text := call(t, "GET", api, nil); json.Unmarshal([]byte(text), &st) != nil || st.Now["graph.edge.2.attempts"] != 3.0 {
+		t.Errorf("the state's keys in force: graph.edge.2.attempts = %v", st.Now["graph.edge.2.attempts"])
+	}
+	if e := st.Graph.Edges[2]; e.From != "orders" || e.To != "db" || e.Attempts != 3 {
+		t.Errorf("the drawing's edge from orders to db: %+v, want 3 attempts", e)
+	}
+	rows = streamTo(t, s, api, rows, at+1)
+	if code, text := call(t, "POST", api+"/change", map[string]any{"set": map[string]any{"graph.service.2.server.capacity": 250}}); code >= 300 {
+		t.Fatalf("the database's capacity to 250 calls/s: %d %s", code, text)
+	}
+	code, body = callJSON(t, "POST", api+"/fault", map[string]any{"kind": "degradation", "length": "2s", "service": "db", "capacity": 280})
+	if code != http.StatusBadRequest || !strings.Contains(body, `"field":"capacity"`) || !strings.Contains(body, "less than its 250 calls/s") {
+		t.Errorf("a degradation to 280 calls/s of a database of 250 now: %d %s", code, body)
+	}
+	rows = streamTo(t, s, api, rows, at+2)
+	outage()
+	rows = streamTo(t, s, api, rows, end)
+	db := 2
+	retried := func(r row) bool { return r.Services[db].Tries > r.Services[db].Calls }
+	for _, r := range rows[:at] {
+		if retried(r) {
+			t.Errorf("a retry into the database at %gs, before the change: %+v", r.T, r.Services[db])
+		}
+	}
+	some := false
+	for _, r := range rows[at:] {
+		some = some || retried(r)
+	}
+	if !some {
+		t.Errorf("no retry into the database after orders' attempts went to 3")
+	}
+	src, _ := checkExport(t, api, "shared-database-live", rows)
+	if !strings.Contains(src, "[[scenario.change]]") || !strings.Contains(src, `"graph.edge.2.attempts" = 3`) {
+		t.Errorf("the export does not write the change:\n%s", src)
+	}
+
+	id = startRun(t, hs, map[string]any{"experiment": "slow-among-healthy", "policy": "no budget"})
+	api = hs.URL + "/api/runs/" + id
+	s = openStream(t, ctx, hs, id)
+	rows = streamTo(t, s, api, nil, 5)
+	if code, text := call(t, "POST", api+"/change", map[string]any{"policy": "budget per edge"}); code >= 300 {
+		t.Fatalf("the policy budget per edge: %d %s", code, text)
+	}
+	if _, text := call(t, "GET", api, nil); !strings.Contains(text, `"policy_now":"budget per edge"`) {
+		t.Errorf("the run does not follow budget per edge now: %.400s", text)
+	}
+	rows = streamTo(t, s, api, rows, 8)
+	src, _ = checkExport(t, api, "slow-among-healthy-live", rows)
+	if !strings.Contains(src, `"budget.scope" = "edge"`) {
+		t.Errorf("the export does not switch to a budget per edge:\n%s", src)
+	}
+}

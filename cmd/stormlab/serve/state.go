@@ -29,7 +29,9 @@ type stateView struct {
 	Full       bool           `json:"full"`          // Rows holds every row streamed
 	Lab        *labProgress   `json:"lab,omitempty"` // the run's last lab run, as far as it came
 
-	// Graph is the service graph the run runs, to draw; none for a chain.
+	// Graph is the service graph the run runs, to draw, as the scenario in
+	// force has it (each edge's attempts after the changes made); none for
+	// a chain.
 	Graph *graphView `json:"graph,omitempty"`
 	// FaultOn is, in a graph, the service each fault added hits
 	// (Faults' order; "": none).
@@ -67,6 +69,9 @@ func (r *run) stateLocked(full bool) stateView {
 			v.Now[s.Path] = s.Value
 		}
 		v.Limit = now.limit
+		if tl.graph != nil {
+			v.Graph = tl.graphNow(&now.sc)
+		}
 	}
 	v.Lab = r.labNow
 	if full {

@@ -828,50 +828,95 @@ function presets(st) {
   for (const b of box.querySelectorAll('button')) b.classList.toggle('on', b.dataset.policy === st.policy_now);
 }
 
+// The calls the form's caller keys set: a chain's layers, or a graph's
+// edges (graph.edge.N), each with a layer's keys.
+function calls(st) { return st && st.graph ? st.graph.edges.length : ((st && st.layers) || 1); }
+function callList(st) { return st && st.graph ? 'graph.edge' : 'layer'; }
+
+// layerChoices offers the calls whose keys the form sets: a chain's
+// layers, or a graph's edges by caller → callee (the users' for an entry
+// point); every one of them when there are several.
 function layerChoices(st) {
   const sel = $('f-layer');
-  const want = st.layers > 1 ? ['*'] : [];
-  for (let i = 0; i < st.layers; i++) want.push(String(i));
-  if (sel.dataset.for === want.join(',')) return;
+  const n = calls(st);
+  const g = st.graph;
+  const want = n > 1 ? ['*'] : [];
+  for (let i = 0; i < n; i++) want.push(String(i));
+  const key = want.join(',') + (g ? ' graph ' + JSON.stringify(g.edges.map((e) => [e.from, e.to])) : '');
+  $('f-layer-name').textContent = g ? 'edge' : 'layer';
+  serviceChoices(st);
+  if (sel.dataset.for === key) return;
   const keep = sel.value;
-  sel.dataset.for = want.join(',');
+  sel.dataset.for = key;
   sel.replaceChildren();
   for (const v of want) {
-    let text = v === '*' ? 'every layer' : `layer ${v}`;
-    if (v === '0' && st.layers > 1) text += ' (edge)';
-    if (v === String(st.layers - 1) && st.layers > 1) text += ' (bottom)';
+    let text;
+    if (g) {
+      const e = g.edges[Number(v)];
+      text = v === '*' ? 'every edge' : `${e ? e.from || 'users' : ''} → ${e ? e.to : ''}`;
+    } else {
+      text = v === '*' ? 'every layer' : `layer ${v}`;
+      if (v === '0' && n > 1) text += ' (edge)';
+      if (v === String(n - 1) && n > 1) text += ' (bottom)';
+    }
     sel.append(new Option(text, v));
   }
   sel.value = want.includes(keep) ? keep : want[0];
 }
 
-function fieldPath(el) {
-  const layer = $('f-layer').value || '0';
-  return el.hasAttribute('data-layer') ? `layer.${layer}.${el.dataset.key}` : el.dataset.key;
+// serviceChoices offers, in a graph, the services with a server whose
+// keys the form's server fields set.
+function serviceChoices(st) {
+  const sel = $('f-service');
+  const g = st.graph;
+  for (const l of document.querySelectorAll('#policy-form .graph-only')) l.hidden = !g;
+  const want = g ? g.services.map((s, i) => (s.server ? String(i) : null)).filter((i) => i !== null) : [];
+  if (sel.dataset.for === want.join(',')) return;
+  const keep = sel.value;
+  sel.dataset.for = want.join(',');
+  sel.replaceChildren();
+  for (const i of want) sel.append(new Option(g.services[Number(i)].name, i));
+  sel.value = want.includes(keep) ? keep : (want[0] || '');
 }
 
-// nowValue is a key's value in force now; for "every layer", the first
-// layer's.
+// fieldPath is the key a field sets: a caller key on the call picked
+// (layer.N. or graph.edge.N.), a server key on the service picked
+// (graph.service.N.server.), any other as it is.
+function fieldPath(el) {
+  if (el.hasAttribute('data-layer')) return `${callList(S.state)}.${$('f-layer').value || '0'}.${el.dataset.key}`;
+  if (el.hasAttribute('data-server')) return `graph.service.${$('f-service').value || '0'}.server.${el.dataset.key}`;
+  return el.dataset.key;
+}
+
+// nowValue is a key's value in force now; for every call, the first
+// call's.
 function nowValue(path) {
   const now = (S.state && S.state.now) || {};
-  return now[path.replace('layer.*.', 'layer.0.')];
+  return now[path.replace(/^(layer|graph\.edge)\.\*\./, '$1.0.')];
 }
 
 function fields() { return [...document.querySelectorAll('#policy-form [data-key]')]; }
 
 // formField is the policy form's field for a key of a change
-// ("layer.*.attempts", "layer.2.timeout", "budget.max_tokens").
+// ("layer.*.attempts", "graph.edge.2.timeout", "budget.max_tokens",
+// "graph.service.1.server.capacity").
 function formField(path) {
-  const m = path.match(/^layer\.(\*|\d+)\.(.*)$/);
+  const m = path.match(/^(?:layer|graph\.edge)\.(\*|\d+)\.(.*)$/);
   if (m) return document.querySelector(`#policy-form [data-layer][data-key="${m[2]}"]`);
-  return document.querySelector(`#policy-form [data-key="${path}"]:not([data-layer])`);
+  const sv = path.match(/^graph\.service\.(\*|\d+)\.server\.(.*)$/);
+  if (sv) return document.querySelector(`#policy-form [data-server][data-key="${sv[2]}"]`);
+  return document.querySelector(`#policy-form [data-key="${path}"]:not([data-layer]):not([data-server])`);
 }
 
-// layerValues are a key's values on every layer, for "every layer".
+// everyCall is path ("layer.*.attempts") on each call in turn.
+function everyCall(path) {
+  return [...Array(calls(S.state)).keys()].map((i) => path.replace(/^(layer|graph\.edge)\.\*\./, `$1.${i}.`));
+}
+
+// layerValues are a key's values on every call, for every layer or edge.
 function layerValues(path) {
   const now = (S.state && S.state.now) || {};
-  const n = (S.state && S.state.layers) || 1;
-  return [...Array(n).keys()].map((i) => now[path.replace('layer.*.', `layer.${i}.`)]);
+  return everyCall(path).map((p) => now[p]);
 }
 
 function fillForm() {
@@ -884,7 +929,7 @@ function fillForm() {
     else el.value = v === undefined ? '' : String(v);
     // On "every layer" a key the layers hold differently is left empty,
     // its values shown: the form does not pretend they are the first's.
-    if (path.startsWith('layer.*.') && el.tagName === 'INPUT' && el.type !== 'checkbox') {
+    if (/^(layer|graph\.edge)\.\*\./.test(path) && el.tagName === 'INPUT' && el.type !== 'checkbox') {
       const vs = layerValues(path);
       if (vs.some((x) => !same(x, vs[0]))) {
         el.value = '';
@@ -979,7 +1024,8 @@ function buildForm(schema) {
   const byKey = Object.fromEntries(schema.keys.map((k) => [k.key, k]));
   for (const el of document.querySelectorAll('#policy-form [data-key]')) {
     if (el.dataset.family || el.closest('[data-family-of]')) continue;
-    shape(el, byKey[el.hasAttribute('data-layer') ? `layer.N.${el.dataset.key}` : el.dataset.key]);
+    const key = el.hasAttribute('data-layer') ? `layer.N.${el.dataset.key}` : el.hasAttribute('data-server') ? `dependency.${el.dataset.key}` : el.dataset.key;
+    shape(el, byKey[key]);
   }
 }
 
@@ -1064,8 +1110,8 @@ function changes() {
     const path = fieldPath(el);
     const v = fieldValue(el);
     if (v === '') continue;
-    const layers = path.startsWith('layer.*.') ? [...Array(st.layers).keys()] : [null];
-    const differs = layers.some((i) => !same(v, (st.now || {})[i === null ? path : path.replace('layer.*.', `layer.${i}.`)]));
+    const each = /^(layer|graph\.edge)\.\*\./.test(path) ? everyCall(path) : [path];
+    const differs = each.some((p) => !same(v, (st.now || {})[p]));
     if (differs) set[path] = v;
   }
   return set;
@@ -1282,7 +1328,7 @@ async function init() {
     if (e.target.tagName === 'SELECT') suggest(e.target);
     showFields();
   });
-  $('f-layer').addEventListener('change', () => { S.dirty = false; fillForm(); $('policy-note').textContent = ''; });
+  for (const id of ['f-layer', 'f-service']) $(id).addEventListener('change', () => { S.dirty = false; fillForm(); $('policy-note').textContent = ''; });
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const set = changes();
