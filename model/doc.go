@@ -292,8 +292,10 @@
 // them down as it does without a delay, to the service's server or
 // straight to the calls it makes), and its answers come back after
 // another (reply); a request's deadline goes down with its calls, so a
-// service reached after it makes none (TestGraphNetworkLatency,
-// TestGraphNetworkTimeout, TestGraphNetworkDeadline: through three edges
+// service reached after it makes none, and with cancel_abandoned neither
+// does one reached by a call its caller gave up on while it crossed
+// (TestGraphNetworkLatency, TestGraphNetworkTimeout,
+// TestGraphNetworkDeadline, TestGraphNetworkCancel: through three edges
 // of 100 ms with servers of constant latency, every request takes six
 // delays and its path's latencies exactly).
 //

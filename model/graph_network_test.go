@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +123,45 @@ func TestGraphNetworkKey(t *testing.T) {
 	}
 	if p.Network != (NetworkPlan{Kind: NetworkConstant, Delay: 10}) {
 		t.Errorf("network %+v, want constant, 10 ticks", p.Network)
+	}
+}
+
+// TestGraphNetworkCancel: the users give up on front's call after 50 ms,
+// before it crosses the 100 ms network. Without cancel_abandoned front
+// still makes its calls when the abandoned one reaches it (x serves them
+// for nobody); with it, a call whose caller no longer waits starts none
+// below: x is never called.
+func TestGraphNetworkCancel(t *testing.T) {
+	for _, cancel := range []bool{false, true} {
+		sc := netGraph(100 * time.Millisecond)
+		sc.Graph.Service[0].Server = DefaultService().Server // front only calls mid
+		sc.Graph.Edge[0].Timeout = ms(50)
+		sc.CancelAbandoned = cancel
+		s := graphRunOf(t, sc, 1)
+		x := s.graph.servers.calls[2]
+		switch {
+		case s.c.ok != 0 || s.c.failed < s.c.requests-5:
+			t.Errorf("cancel %v: %d requests, %d ok, %d failed", cancel, s.c.requests, s.c.ok, s.c.failed)
+		case cancel && x != 0:
+			t.Errorf("cancel: %d calls reached x", x)
+		case !cancel && (x != s.c.requests-30 || s.c.wasted < x-25):
+			t.Errorf("no cancel: %d calls reached x, %d wasted; want %d", x, s.c.wasted, s.c.requests-30)
+		}
+	}
+}
+
+// TestGraphNetworkFanOut: over an exponential network (20 ms on average
+// each way, at 1 ms ticks), the answers of one request's parallel calls
+// come back over several ticks, and its calls reach a service without a
+// server over several too, yet a fan-out of three calls each failing 10%
+// still fails 1 − 0.9³ = 0.271 of its requests, within 1%.
+func TestGraphNetworkFanOut(t *testing.T) {
+	sc := fanOut(3, 0.1, 1, "all", 0)
+	sc.Tick, sc.Load, sc.Duration = ms(1), 5000, Duration(60*time.Second)
+	sc.Dependency.Network = Network{Kind: "exponential", Delay: ms(20)}
+	m := runOne(t, sc, 1)
+	answered := m.Successful + m.Failed
+	if share := m.Failed / answered; math.Abs(share-0.271) > 0.01*0.271 || answered < m.Requests-5000 {
+		t.Errorf("%v requests, %v answered, %.5f failed; want 0.271", m.Requests, answered, share)
 	}
 }
