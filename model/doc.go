@@ -297,7 +297,10 @@
 // (TestGraphNetworkLatency, TestGraphNetworkTimeout,
 // TestGraphNetworkDeadline, TestGraphNetworkCancel: through three edges
 // of 100 ms with servers of constant latency, every request takes six
-// delays and its path's latencies exactly).
+// delays and its path's latencies exactly). The backlog the run counts as
+// drained, its first server's capacity times what is left of the entry
+// edge's timeout, leaves out the network's way down to that server and
+// back, as a chain's leaves out its way down the chain.
 //
 // A service's server may be a worker pool (server.workers), each
 // pool freeing its workers in events of its own (TestGraphPools); the

@@ -165,3 +165,19 @@ func TestGraphNetworkFanOut(t *testing.T) {
 		t.Errorf("%v requests, %v answered, %.5f failed; want 0.271", m.Requests, answered, share)
 	}
 }
+
+// TestGraphNetworkHealthLimit: the backlog a graph's run counts as
+// drained is its first server's capacity times the entry edge's timeout
+// less that server's latency and the network's way down to it and back:
+// front, 1e8 calls/s × (1 s − 20 ms − 2 × 100 ms), one call down, not the
+// four calls of the whole graph.
+func TestGraphNetworkHealthLimit(t *testing.T) {
+	sc := netGraph(100 * time.Millisecond)
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1e8 * (1 - 0.02 - 0.2); math.Abs(p.Health.Limit-want) > 1 {
+		t.Errorf("limit %v, want %v", p.Health.Limit, want)
+	}
+}

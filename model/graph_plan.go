@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -169,7 +170,24 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		p.Budget.Scope = ScopeGraph
 	}
 	p.Graph = gp
+	if !math.IsNaN(p.Health.Limit) { // the first server's, over the calls down to it
+		p.Health.Limit = p.healthLimit(gp.depth(first))
+	}
 	return p, nil
+}
+
+// depth is the number of calls on the path from the users to the first
+// call of service svc, that call included.
+func (gp *GraphPlan) depth(svc int) int {
+	i := 0
+	for gp.Nodes[i].Service != svc {
+		i++
+	}
+	d := 1
+	for n := gp.Nodes[i].Parent; n >= 0; n = gp.Nodes[n].Parent {
+		d++
+	}
+	return d
 }
 
 // serverOf is the dependency a lowered graph's plan takes from service
