@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stormlab/stormlab/model"
 )
 
 // chainHead is what chainFile and chainAsGraph share.
@@ -65,26 +67,38 @@ load = [50, 90]
 
 // TestChainAsGraph: a chain written as a graph of one path, its edges and
 // services in another order than the path's, resolves to the chain's
-// very Plan, cell by cell.
+// very Plan, cell by cell; over a network too, the chain's
+// dependency.network written beside the graph (one delay for every call).
 func TestChainAsGraph(t *testing.T) {
-	chain, err := Parse("chain.toml", []byte(chainFile), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	graph, err := Parse("graph.toml", []byte(chainAsGraph), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := chain.Grid.Cells(), graph.Grid.Cells()
-	if len(a) != 2 || len(b) != 2 {
-		t.Fatalf("cells: %d and %d, want 2 each", len(a), len(b))
-	}
-	for i := range a {
-		if a[i].Plan.Graph != nil || b[i].Plan.Graph != nil {
-			t.Fatalf("cell %d: a chain's plan has a graph", i)
+	const network = `network = { kind = "exponential", delay = "5ms" }`
+	for _, net := range []bool{false, true} {
+		chainSrc, graphSrc := chainFile, chainAsGraph
+		if net {
+			chainSrc = strings.Replace(chainSrc, "failure_probability = 0.01 }", "failure_probability = 0.01, "+network+" }", 1)
+			graphSrc = strings.Replace(graphSrc, "[[scenario.graph.service]]", "dependency."+network+"\n[[scenario.graph.service]]", 1)
 		}
-		if !reflect.DeepEqual(a[i].Plan, b[i].Plan) {
-			t.Errorf("cell %d: the graph's plan differs from the chain's:\nchain %+v\ngraph %+v", i, a[i].Plan, b[i].Plan)
+		chain, err := Parse("chain.toml", []byte(chainSrc), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graph, err := Parse("graph.toml", []byte(graphSrc), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := chain.Grid.Cells(), graph.Grid.Cells()
+		if len(a) != 2 || len(b) != 2 {
+			t.Fatalf("cells: %d and %d, want 2 each", len(a), len(b))
+		}
+		for i := range a {
+			if a[i].Plan.Graph != nil || b[i].Plan.Graph != nil {
+				t.Fatalf("cell %d: a chain's plan has a graph", i)
+			}
+			if net && a[i].Plan.Network.Kind != model.NetworkExponential {
+				t.Fatalf("cell %d: no network in %+v", i, a[i].Plan.Network)
+			}
+			if !reflect.DeepEqual(a[i].Plan, b[i].Plan) {
+				t.Errorf("network %v, cell %d: the graph's plan differs from the chain's:\nchain %+v\ngraph %+v", net, i, a[i].Plan, b[i].Plan)
+			}
 		}
 	}
 }
@@ -112,6 +126,8 @@ func TestGraphBadInput(t *testing.T) {
 			"scenario.graph: needs engine = \"stochastic\"; the queue engine does not model it"},
 		{"layer beside a graph", head + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.layer]]\nattempts = 3\n",
 			"scenario.layer: a graph replaces the chain"},
+		{"a server's network", strings.Replace(head, "capacity = 100 }", `capacity = 100, network = { kind = "constant", delay = "5ms" } }`, 1) + "[[scenario.graph.edge]]\nto = \"api\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n",
+			"x.toml:6:28: scenario.graph.service.1.server.network: the network is one setting for the whole graph, the delay on every call: write dependency.network"},
 		{"from on a layer", "[[scenario.layer]]\nfrom = \"a\"\n", "x.toml:2:1: scenario.layer.0.from: from and to are a graph edge's keys"},
 		{"hedging a call that fans out", head + "[[scenario.graph.service]]\nname = \"b\"\nserver = { capacity = 100 }\n[[scenario.graph.edge]]\nto = \"api\"\nhedge = { delay = \"50ms\", max_share = 0.1 }\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"db\"\n[[scenario.graph.edge]]\nfrom = \"api\"\nto = \"b\"\n",
 			`x.toml:12:11: scenario.graph.edge.0.hedge.delay: hedging is modelled on calls to a service that serves them and calls no other (a copy of a call that fans out is not): "api" does not`},

@@ -99,6 +99,7 @@ func (e *Experiment) tippingEntry(key string, m map[string]any) (spec.Tipping, e
 		return t, e.errorf(key, "a search needs key = \"<scenario key>\": the trigger (blip, fault.0.capacity, fault.0.factor) or the load it moves")
 	}
 	t.Path = resolve(t.Key)
+	t.Graph = graphNames(&e.Grid.Base.Graph)
 	kind, err := sweep.NumberAt(t.Path)
 	if err != nil {
 		if near := sweep.DidYouMean(t.Key, slices.Sorted(maps.Keys(shorthands))); near != "" && !strings.Contains(t.Key, ".") {
@@ -113,7 +114,7 @@ func (e *Experiment) tippingEntry(key string, m map[string]any) (spec.Tipping, e
 		return t, e.errorf(key+".key", "a search moves a number, not the policy")
 	}
 	t.Duration, t.Whole = kind == sweep.Span, kind == sweep.Whole
-	t.Unit = keyUnit(t.Path, t.Duration)
+	t.Unit = keyUnit(t.Path, t.Duration, e.Grid.Base)
 	tick := e.Grid.Base.Tick.Seconds()
 	read := func(k string, v any, need bool) (float64, bool, error) {
 		if v == nil {
@@ -197,6 +198,22 @@ func (e *Experiment) tippingService(key string, t *spec.Tipping) error {
 		}
 	}
 	return nil
+}
+
+// graphNames are the names of g, a scenario's graph, for the words of a
+// search over its keys (tipping.KeyLabel); nil when it has none.
+func graphNames(g *model.Graph) *spec.GraphNames {
+	if len(g.Service) == 0 && len(g.Edge) == 0 {
+		return nil
+	}
+	names := &spec.GraphNames{}
+	for _, sv := range g.Service {
+		names.Services = append(names.Services, sv.Name)
+	}
+	for _, e := range g.Edge {
+		names.Edges = append(names.Edges, spec.Edge{From: e.From, To: e.To})
+	}
+	return names
 }
 
 // tippingAxes checks the figure's axes: grid axes other than the key, x
@@ -310,14 +327,19 @@ func unitOr(unit, other string) string {
 var listIndex = regexp.MustCompile(`\.[0-9]+(\.|$)`)
 
 // keyUnit is the unit of the scenario key at path: "s" for a duration,
-// else its unit tag ("requests/s"), or "".
-func keyUnit(path string, duration bool) string {
+// else its unit tag ("requests/s"), or "". A service graph's keys are not
+// in the reference (their lists are the file's services and edges), so
+// theirs is read from base, the scenario the search moves.
+func keyUnit(path string, duration bool, base model.Scenario) string {
 	if duration {
 		return "s"
 	}
-	generic := listIndex.ReplaceAllString(path, ".N$1")
-	for _, k := range sweep.Reference() {
-		if k.Path == generic {
+	keys, want := sweep.Reference(), listIndex.ReplaceAllString(path, ".N$1")
+	if strings.HasPrefix(path, "graph.") {
+		keys, want = sweep.Keys(base), path
+	}
+	for _, k := range keys {
+		if k.Path == want {
 			return k.Unit
 		}
 	}

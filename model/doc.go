@@ -309,13 +309,31 @@
 // 0.17%, as the exponential answers' tails say). The tries of a call
 // (<service>.tries) leave its hedges out; its server's calls count them.
 //
+// A graph has one network, dependency.network (a service's
+// server.network is refused): every call crosses it each way, from the
+// users into an entry point as from a caller to the service it calls, as
+// a chain's calls cross it from each layer to the next. A call's tries
+// reach the service called after the delay (an evDown: launch passes
+// them down as it does without a delay, to the service's server or
+// straight to the calls it makes), and its answers come back after
+// another (reply); a request's deadline goes down with its calls, so a
+// service reached after it makes none, and with cancel_abandoned neither
+// does one reached by a call its caller gave up on while it crossed
+// (TestGraphNetworkLatency, TestGraphNetworkTimeout,
+// TestGraphNetworkDeadline, TestGraphNetworkCancel: through three edges
+// of 100 ms with servers of constant latency, every request takes six
+// delays and its path's latencies exactly). The backlog the run counts as
+// drained, its first server's capacity times what is left of the entry
+// edge's timeout, leaves out the network's way down to that server and
+// back, as a chain's leaves out its way down the chain.
+//
 // A service's server may be a worker pool (server.workers), each
 // pool freeing its workers in events of its own (TestGraphPools); the
 // pool's means (in_system_mean, wait_mean_s, service_mean_s) are a chain's
 // columns only.
 //
 // Not modelled yet in a graph other than a chain, and refused by key:
-// network delay, rng = "minstd",
+// rng = "minstd",
 // retry_at, the flat chain, budget.scope = "dependency", the queue health
 // rule, initial.abandoned, flaky requests, servers that
 // differ in drop_expired.

@@ -28,7 +28,7 @@ type GraphService struct {
 	Calls  string     `toml:"calls" oneof:"parallel,sequence" doc:"how it makes its calls when it has several: parallel (all at once) or sequence (each after the one before succeeded, in the order the edges are written)"`
 	Need   string     `toml:"need" oneof:"all,any,quorum" doc:"parallel calls: the answers a call to this service needs to succeed: all of them, any one, or quorum of them"`
 	Quorum int        `toml:"quorum" doc:"need = \"quorum\": how many of its parallel calls must succeed"`
-	Server Dependency `toml:"server" doc:"the service's own server, a dependency's keys (capacity, queue, workers, ...); capacity, workers and latency_slope all 0 (the default) = none: the service only calls others"`
+	Server Dependency `toml:"server" doc:"the service's own server, a dependency's keys (capacity, queue, workers, ...) but network (every call of a graph crosses dependency.network); capacity, workers and latency_slope all 0 (the default) = none: the service only calls others"`
 }
 
 func (g *GraphService) bounds(dst []Bound) []Bound {

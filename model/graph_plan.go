@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 	}
 	if g.isChain(sh) {
 		last := sh.service[g.Edge[sh.nodes[len(sh.nodes)-1]].To]
-		low.Dependency = g.Service[last].Server
+		low.Dependency = s.serverOf(last)
 		low.Graph = Graph{}
 		p, err := low.resolve()
 		if err != nil {
@@ -132,7 +133,7 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 	if low.Health.Rule == "" {
 		low.Health.Rule = "goodput" // judged at the entry point: see doc.go
 	}
-	low.Dependency = g.Service[first].Server
+	low.Dependency = s.serverOf(first)
 	p, err := low.resolve()
 	if err != nil {
 		return nil, graphPath(err, sh, first)
@@ -142,7 +143,7 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 			continue
 		}
 		one := low
-		one.Dependency = g.Service[i].Server
+		one.Dependency = s.serverOf(i)
 		one.Fault = nil // the faults that hit its server, and no spike
 		for _, f := range s.Fault {
 			if f.Service == g.Service[i].Name || f.Service == "" && f.Kind != "spike" {
@@ -169,20 +170,57 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 		p.Budget.Scope = ScopeGraph
 	}
 	p.Graph = gp
+	if !math.IsNaN(p.Health.Limit) { // the first server's, over the calls down to it
+		p.Health.Limit = p.healthLimit(gp.depth(first))
+	}
 	return p, nil
 }
 
+// depth is the number of calls on the path from the users to the first
+// call of service svc, that call included.
+func (gp *GraphPlan) depth(svc int) int {
+	i := 0
+	for gp.Nodes[i].Service != svc {
+		i++
+	}
+	d := 1
+	for n := gp.Nodes[i].Parent; n >= 0; n = gp.Nodes[n].Parent {
+		d++
+	}
+	return d
+}
+
+// serverOf is the dependency a lowered graph's plan takes from service
+// i: its server, over the run's network (dependency.network: the delay on
+// every call, see graphReplaces).
+func (s *Scenario) serverOf(i int) Dependency {
+	d := s.Graph.Service[i].Server
+	d.Network = s.Dependency.Network
+	return d
+}
+
 // graphReplaces refuses the chain's keys written beside a graph, which
-// replaces them.
+// replaces them. The network is one setting for the whole graph, the
+// delay each way of a call on any edge (the users' calls into an entry
+// point among them, as a chain's top layer's calls cross it):
+// dependency.network stays beside a graph, and a service's
+// server.network is refused.
 func (s *Scenario) graphReplaces() *FieldError {
 	d := Default()
+	dep := s.Dependency
+	dep.Network = d.Dependency.Network
 	switch {
 	case s.Layers != 0:
 		return bad("layers", "a graph replaces the chain: its edges are the calls (drop layers)")
 	case !reflect.DeepEqual(s.Layer, d.Layer):
 		return bad("layer", "a graph replaces the chain: write each call's policy on its graph.edge")
-	case !reflect.DeepEqual(s.Dependency, d.Dependency):
-		return bad("dependency", "a graph replaces the dependency: write each service's server as its graph.service.N.server")
+	case !reflect.DeepEqual(dep, d.Dependency):
+		return bad("dependency", "a graph replaces the dependency: write each service's server as its graph.service.N.server (dependency.network stays: the delay on every call)")
+	}
+	for i, sv := range s.Graph.Service {
+		if sv.Server.Network != d.Dependency.Network {
+			return bad("graph."+indexed("service", i)+"server.network", "the network is one setting for the whole graph, the delay on every call: write dependency.network")
+		}
 	}
 	return nil
 }
@@ -224,8 +262,6 @@ func (s *Scenario) graphFaults() *FieldError {
 func (s *Scenario) graphModelled() *FieldError {
 	const not = " is not modelled yet in a graph with fan-out or several servers"
 	switch {
-	case s.Dependency.Network.Kind != "none":
-		return bad("dependency.network.kind", "network delay"+not)
 	case s.RNG == "minstd":
 		return bad("rng", "\"minstd\""+not)
 	case s.Chain == "flat":
@@ -287,6 +323,7 @@ func graphPath(err error, sh *graphShape, svc int) error {
 		}
 	case path == "layer" || path == "layers":
 		path = "graph.edge"
+	case strings.HasPrefix(path, "dependency.network."): // the run's, beside the graph
 	case strings.HasPrefix(path, "dependency."):
 		path = "graph." + indexed("service", svc) + "server." + strings.TrimPrefix(path, "dependency.")
 	}

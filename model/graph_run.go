@@ -29,7 +29,7 @@ func (gr *graphRun) callsOut(g *group) bool { return len(gr.nodes[g.layer].Kids)
 // graphDown passes n calls of g to its service: to its server when it has
 // one, else straight to the calls it makes.
 func (s *stoch) graphDown(g *group, n int64) {
-	if s.graph.nodes[g.layer].Server >= 0 {
+	if s.toAServer(g) {
 		s.toServer(g, n)
 		return
 	}

@@ -57,7 +57,7 @@ func (n *Network) bounds(dst []Bound) []Bound {
 // networkKinds is the registry of the delays between layers.
 var networkKinds = sync.OnceValue(func() []Kind {
 	return []Kind{
-		{Name: "none", Doc: "no delay: a call reaches the layer below in the tick it is sent", Engines: OnAll},
+		{Name: "none", Doc: "no delay: a call reaches the layer below (in a service graph, the service it calls) in the tick it is sent", Engines: OnAll},
 		{Name: "constant", Doc: "delay each way", Engines: OnStochastic, Reads: []string{"delay"}},
 		{Name: "exponential", Doc: "an exponential delay each way, delay on average", Engines: OnStochastic, Reads: []string{"delay"}},
 	}

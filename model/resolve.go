@@ -229,14 +229,7 @@ func (p *Plan) layer(attempts int, timeout Duration, b Backoff, br Breaker, hedg
 func (p *Plan) resolveHealth(s *Scenario) {
 	h := HealthPlan{Goodput: s.Health.Goodput, WindowTicks: max(1, int64(s.Health.Window)/p.TickNs), Limit: math.NaN()}
 	if p.Capacity > 0 && p.EdgeTimeout > 0 {
-		// What the dependency serves between a call's arrival and the
-		// user's deadline: the edge timeout less the latency of serving it
-		// and the network's way down the chain and back.
-		rtt := 0.0
-		if p.Network.Kind != NetworkNone {
-			rtt = 2 * float64(len(p.Chain)) * p.Network.Delay * p.TickS
-		}
-		h.Limit = p.Capacity * math.Max(0, p.EdgeTimeout.Seconds()-p.Latency-rtt)
+		h.Limit = p.healthLimit(len(p.Chain))
 	}
 	switch s.Health.Rule {
 	case "queue":
@@ -254,6 +247,19 @@ func (p *Plan) resolveHealth(s *Scenario) {
 		h.Limit = 0 // the rule was asked for; a user who waits forever sees no healthy backlog
 	}
 	p.Health = h
+}
+
+// healthLimit is the backlog the dependency serves between a call's
+// arrival and the user's deadline: its capacity times the edge timeout
+// less the latency of serving it and the network's way down and back
+// over hops calls (a chain's layers; in a graph, the calls on the path to
+// the server whose capacity counts: resolveGraph).
+func (p *Plan) healthLimit(hops int) float64 {
+	rtt := 0.0
+	if p.Network.Kind != NetworkNone {
+		rtt = 2 * float64(hops) * p.Network.Delay * p.TickS
+	}
+	return p.Capacity * math.Max(0, p.EdgeTimeout.Seconds()-p.Latency-rtt)
 }
 
 // resolveFaults cuts the run into segments of constant fault effects and

@@ -274,8 +274,8 @@ func (s *stoch) step(t int64) {
 			switch ev.kind {
 			case evStart:
 				s.startEvent(ev)
-			case evArrive:
-				s.toServer(ev.g, ev.n)
+			case evDown:
+				s.downEvent(ev)
 				s.gs.release(ev.g)
 			case evAnswer:
 				s.answer(ev.g, ev.n, ev.out)

@@ -10,8 +10,8 @@ import (
 type evKind uint8
 
 const (
-	evStart   evKind = iota // a group starts: a retry whose backoff ends, or calls reaching the layer below
-	evArrive                // calls reach the dependency
+	evStart   evKind = iota // a group starts: a retry whose backoff ends
+	evDown                  // calls of a group, across the network, reach what is below it (stoch.down)
 	evAnswer                // answers reach a group
 	evWake                  // closed loop: clients end their think time and send a request
 	evDone                  // latency server: calls complete
@@ -23,7 +23,7 @@ const (
 
 // Phases of a tick; each slot keeps one list per phase, in scheduling order.
 const (
-	phStart   = 0 // evStart, evArrive, evAnswer, evWake, evAdmit, evCallOut
+	phStart   = 0 // evStart, evDown, evAnswer, evWake, evAdmit, evCallOut
 	phService = 1 // evDone
 	phTimeout = 2 // evTimeout, evHedge
 )

@@ -199,10 +199,10 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 }
 
 // launch passes an opened group's calls down (to the layer below, or to
-// the dependency from the bottom), after the network delay, and sets its
-// deadline.
+// the dependency from the bottom; in a graph, to the service called), after
+// the network delay, and sets its deadline.
 func (s *stoch) launch(g *group) {
-	n, layer := g.waiting, g.layer
+	n := g.waiting
 	if s.p.Network.Kind == NetworkNone {
 		s.down(g, n)
 	} else {
@@ -211,12 +211,8 @@ func (s *stoch) launch(g *group) {
 			switch {
 			case x.d == 0:
 				s.down(g, x.n)
-			case s.now+x.d >= s.p.Ticks:
-			case layer == s.bottom:
-				s.schedule(s.now+x.d, phStart, event{kind: evArrive, g: g, n: x.n})
-			default:
-				s.schedule(s.now+x.d, phStart, event{kind: evStart, g: g, layer: layer + 1, attempt: 1,
-					client: g.client, start: flagsOf(g.retry, g.flaky, false), n: x.n})
+			case s.now+x.d < s.p.Ticks:
+				s.schedule(s.now+x.d, phStart, event{kind: evDown, g: g, n: x.n})
 			}
 		}
 	}
@@ -226,8 +222,30 @@ func (s *stoch) launch(g *group) {
 	s.gs.release(g)
 }
 
+// downEvent runs an evDown: calls of ev.g that crossed the network reach
+// what is below it, as launch's calls without a delay do (down). With
+// cancel_abandoned, calls whose caller no longer waits start no calls
+// below (a group started for a closed one would be cancelled at once);
+// calls that reach a server are queued there all the same, as the server
+// cannot know.
+func (s *stoch) downEvent(ev *event) {
+	if s.p.Cancel && ev.g.state != gsOpen && !s.toAServer(ev.g) {
+		return
+	}
+	s.down(ev.g, ev.n)
+}
+
+// toAServer reports whether g's calls go to a server: the dependency below
+// a chain's bottom layer, or in a graph the server of the service called.
+func (s *stoch) toAServer(g *group) bool {
+	if s.graph != nil {
+		return s.graph.nodes[g.layer].Server >= 0
+	}
+	return g.layer == s.bottom
+}
+
 // down passes n calls of g to what is below it now: the next layer, or the
-// dependency.
+// dependency; in a graph, the service called (graphDown).
 func (s *stoch) down(g *group, n int64) {
 	if s.graph != nil {
 		s.graphDown(g, n)

@@ -27,6 +27,10 @@ type Tipping struct {
 	// point (an entry point's service judges the requests that come in
 	// there); "" for the run's.
 	Service string
+	// Graph, when the scenario is a service graph, names its services and
+	// edges, for the words that name a graph key ("capacity of db"); nil
+	// otherwise.
+	Graph *GraphNames
 }
 
 // Trigger reports whether the searched key is a fault's: then a run without
