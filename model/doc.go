@@ -246,7 +246,7 @@
 // A graph's results add failed_share, with several entry points the
 // requests that came in through each (<service>.requests), and, per
 // service, <name>.tries, .retries, .failed, .calls, .verdict, .recovery_s
-// and .collapse_s
+// and .collapse_s, and for a worker pool its means (below)
 // (graph_columns.go); a graph of one path, being a chain, has the chain's
 // columns only. A graph's series adds each service's own, a row per row
 // of the run's (Series.Services, graph_series.go): the calls made to it,
@@ -328,9 +328,13 @@
 // back, as a chain's leaves out its way down the chain.
 //
 // A service's server may be a worker pool (server.workers), each
-// pool freeing its workers in events of its own (TestGraphPools); the
-// pool's means (in_system_mean, wait_mean_s, service_mean_s) are a chain's
-// columns only.
+// pool freeing its workers in events of its own (TestGraphPools), and
+// measuring itself as a chain's pool does: its service has the pool's
+// means as columns of its own, <service>.in_system_mean, .wait_mean_s and
+// .service_mean_s, averaged over the replicates that have them
+// (TestGraphPoolMeans: pools of 50 workers holding a call 100 ms, at 100
+// and 300 calls a second, wait 0 s and hold 10 and 30 calls on average, by
+// Little's law, but for the run's last 100 ms).
 //
 // Not modelled yet in a graph other than a chain, and refused by key:
 // rng = "minstd",

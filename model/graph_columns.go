@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -14,7 +15,10 @@ import (
 // retries, over every edge into it), their retries, the calls to it that
 // failed for good (their last try failed, or a budget, breaker, limiter
 // or deadline refused one), for a service with a server the calls
-// that reached it, and its health judged as the run's is (graph_health.go):
+// that reached it, for one whose server is a worker pool the pool's means
+// as a chain's columns give them (poolColumns: the calls it held, the
+// wait for a worker, the service time; over replicates, averaged over
+// those that have them), and its health judged as the run's is (graph_health.go):
 // its verdict, recovery_s and collapse_s, and over replicates the share
 // that recovered with its Wilson interval; then its edges' tries, retries
 // and failed, named <from>.<to>.<column> (but the entry point's, its
@@ -36,6 +40,9 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 		if gp.Servers[i] != nil {
 			out = append(out, graphMetric(name+".calls", "calls that reached "+name+"'s server", "count"))
 		}
+		if gp.pool(i) {
+			out = append(out, poolMetrics(name)...)
+		}
 		out = append(out,
 			graphMetric(name+".verdict", "how "+name+" ended, judged as the run is but on the calls made to it (one per call, however many tries): healthy while, over the health window, the calls to it that succeeded are at least goodput × the calls made to it (every call made should have been answered); recovered, draining (the backlog of the servers its calls reach still falling), stuck or not judged (no call made to it after the fault)", "verdict"),
 			graphMetric(name+".recovery_s", "seconds from the end of the fault until "+name+" was healthy for good; empty when it did not recover or there is no fault", "seconds"),
@@ -53,6 +60,38 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 		}
 	}
 	return out
+}
+
+// pool reports whether service i's server is a worker pool, which
+// measures its means (poolMeans).
+func (gp *GraphPlan) pool(i int) bool {
+	return gp.Servers[i] != nil && gp.Servers[i].Server == ServerPool
+}
+
+// poolColumns names a worker pool's means as a chain's columns do, in the
+// order poolMeans.means gives them; a service whose server is a pool has
+// each as <service>.<name>.
+func poolColumns() []string { return []string{"in_system_mean", "wait_mean_s", "service_mean_s"} }
+
+// isPoolColumn reports whether name is a column of the worker pool of a
+// service of gp.
+func isPoolColumn(gp *GraphPlan, name string) bool {
+	for i, svc := range gp.Services {
+		if rest, ok := strings.CutPrefix(name, svc+"."); ok && gp.pool(i) && slices.Contains(poolColumns(), rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// poolMetrics are the columns of the worker pool of the service name.
+func poolMetrics(name string) []Metric {
+	c := poolColumns()
+	return []Metric{
+		graphMetric(name+"."+c[0], "calls "+name+"'s worker pool held, waiting or on a worker, at the ends of the run's ticks, their mean (L of Little's law)", "ratio"),
+		graphMetric(name+"."+c[1], "seconds from a call's arrival at "+name+"'s worker pool to the tick a worker took it, in whole ticks, their mean over the calls taken for a caller still waiting (W_q of Little's law); empty when none was", "seconds"),
+		graphMetric(name+"."+c[2], "seconds a call held a worker of "+name+"'s pool, in whole ticks (at least one), their mean over the calls taken; empty when none was", "seconds"),
+	}
 }
 
 // several is the entry points' nodes when there are several; nil for one.
@@ -124,6 +163,10 @@ func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
 		if gp.Servers[i] != nil {
 			out = append(out, float64(gr.servers.calls[i]))
 		}
+		if gp.pool(i) {
+			in, wait, service := gr.servers.srv[i].(*poolServer).means.means(p.TickS)
+			out = append(out, in, wait, service)
+		}
 		h := &health[i]
 		share := math.NaN() // a run's: 1 or 0 when judged
 		if h.Verdict.Judged() {
@@ -145,15 +188,21 @@ func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
 }
 
 // aggregateGraph summarises the values of a graph's columns over the
-// replicates runs: counts by their mean and spread, and each service's
-// verdict, recovery_s and collapse_s as the run's (aggregate: cellVerdict,
-// recovery over the replicates that recovered, collapse over those that
-// collapsed).
+// replicates runs: counts by their mean and spread, a worker pool's means
+// over the replicates that have them (as aggregate does a chain's), and
+// each service's verdict, recovery_s and collapse_s as the run's
+// (aggregate: cellVerdict, recovery over the replicates that recovered,
+// collapse over those that collapsed).
 func aggregateGraph(gp *GraphPlan, runs [][]float64) []WindowValue {
 	ms := GraphMetrics(gp)
 	out := aggregateColumns(ms, runs)
 	if out == nil {
 		return nil
+	}
+	for k := range ms {
+		if len(runs) > 1 && isPoolColumn(gp, ms[k].Name) {
+			out[k].Mean, out[k].SD = meanDefined(runs, func(v *[]float64) float64 { return (*v)[k] })
+		}
 	}
 	for k := range ms {
 		if ms[k].Kind != "verdict" {

@@ -381,7 +381,7 @@ func aggregate(runs []Metrics) (mean, sd Metrics, share float64, sp Spread) {
 
 // meanDefined is the mean and standard deviation of a metric over the
 // replicates where it has a value (NaN: none has).
-func meanDefined(runs []Metrics, get func(m *Metrics) float64) (mean, sd float64) {
+func meanDefined[T any](runs []T, get func(m *T) float64) (mean, sd float64) {
 	var xs []float64
 	for i := range runs {
 		if x := get(&runs[i]); !math.IsNaN(x) {

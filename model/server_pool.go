@@ -54,14 +54,22 @@ type poolMeans struct {
 
 // metrics sets m's pool means from the sums over a run of tickS-second ticks.
 func (pm *poolMeans) metrics(m *Metrics, tickS float64) {
-	m.InSystemMean = float64(pm.inSystem) / float64(max(pm.ticks, 1))
-	m.WaitMeanS, m.ServiceMeanS = math.NaN(), math.NaN()
+	m.InSystemMean, m.WaitMeanS, m.ServiceMeanS = pm.means(tickS)
+}
+
+// means is the pool's mean number in system, its mean wait and its mean
+// service time in seconds, from the sums over a run of tickS-second
+// ticks; a mean over no call is NaN.
+func (pm *poolMeans) means(tickS float64) (inSystem, waitS, serviceS float64) {
+	inSystem = float64(pm.inSystem) / float64(max(pm.ticks, 1))
+	waitS, serviceS = math.NaN(), math.NaN()
 	if pm.waited > 0 {
-		m.WaitMeanS = float64(pm.wait) / float64(pm.waited) * tickS
+		waitS = float64(pm.wait) / float64(pm.waited) * tickS
 	}
 	if pm.held > 0 {
-		m.ServiceMeanS = float64(pm.hold) / float64(pm.held) * tickS
+		serviceS = float64(pm.hold) / float64(pm.held) * tickS
 	}
+	return inSystem, waitS, serviceS
 }
 
 // holding is the calls the pool holds, waiting or on a worker.
