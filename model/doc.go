@@ -216,8 +216,13 @@
 // together in a serverSet (graph_servers.go): while one of them acts, the
 // plan in force is that server's (the run's plan with the service's
 // ServerPlan), so the server kinds and the rules of a served call read
-// their own server's keys. A budget may be scoped per edge, per caller
-// (the service making the calls; the users', for every entry point) or per
+// their own server's keys; a caller who gives up leaves its calls waiting
+// at a server to be served or discards them as that server's own
+// drop_expired says (TestGraphDropExpired: behind one gateway, after an
+// outage, the server keeping them serves as many calls for nobody as it
+// does alone, and the one dropping them none). A budget may be scoped per
+// edge, per caller (the service making the calls; the users', for every
+// entry point) or per
 // callee (the service called; graph_plan.go's budgets): two services
 // retrying into one database then share the database's budget.
 //
@@ -339,8 +344,7 @@
 // Not modelled yet in a graph other than a chain, and refused by key:
 // rng = "minstd",
 // retry_at, the flat chain, budget.scope = "dependency", the queue health
-// rule, initial.abandoned, flaky requests, servers that
-// differ in drop_expired.
+// rule, initial.abandoned, flaky requests.
 //
 // # Healthy, recovered and the verdict
 //

@@ -275,17 +275,9 @@ func (s *Scenario) graphModelled() *FieldError {
 	case s.Initial.Abandoned > 0:
 		return bad("initial.abandoned", "abandoned calls"+not+" (which server holds them)")
 	}
-	drop := -1
 	for i, sv := range s.Graph.Service {
-		p := "graph." + indexed("service", i) + "server."
-		switch d := &sv.Server; {
-		case !sv.serves():
-		case d.FlakyShare > 0:
-			return bad(p+"flaky_share", "flaky requests"+not)
-		case drop >= 0 && d.DropExpired != s.Graph.Service[drop].Server.DropExpired:
-			return bad(p+"drop_expired", "servers that differ in drop_expired are not modelled yet: set it alike on every server")
-		default:
-			drop = i
+		if sv.serves() && sv.Server.FlakyShare > 0 {
+			return bad("graph."+indexed("service", i)+"server.flaky_share", "flaky requests"+not)
 		}
 	}
 	for i, e := range s.Graph.Edge {

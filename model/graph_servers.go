@@ -79,6 +79,10 @@ func (x *serverSet) leave(old inForce) { x.s.p, x.s.seg = old.p, old.seg }
 // of is the service whose server g's calls go to.
 func (x *serverSet) of(g *group) int { return x.nodes[g.layer].Server }
 
+// dropsExpired reports whether the server g's calls go to discards those
+// whose caller gave up: its own plan's drop_expired.
+func (x *serverSet) dropsExpired(g *group) bool { return x.plans[x.of(g)].DropExpired }
+
 // each calls f with every server and its service, that server's plan in
 // force.
 func (x *serverSet) each(f func(i int, v server)) {

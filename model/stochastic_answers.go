@@ -354,7 +354,7 @@ func (s *stoch) timeout(g *group) {
 	if s.breakers != nil {
 		s.count(g, k, false)
 	}
-	if s.p.DropExpired && g.queued > 0 {
+	if g.queued > 0 && s.dropsExpired(g) {
 		s.srv.withdraw(g, g.queued)
 	}
 	if s.p.Cancel {
@@ -363,6 +363,17 @@ func (s *stoch) timeout(g *group) {
 	if k > 0 {
 		s.retryOrFail(g, k, true, answerFail)
 	}
+}
+
+// dropsExpired reports whether the server where g's calls wait discards
+// them once their caller gives up (drop_expired, or cancel_abandoned): its
+// own setting, which in a graph is its service's server's whatever plan
+// is in force.
+func (s *stoch) dropsExpired(g *group) bool {
+	if s.graph != nil {
+		return s.graph.servers.dropsExpired(g)
+	}
+	return s.p.DropExpired
 }
 
 // cancelBelow cancels every group started for g that is still open, and
