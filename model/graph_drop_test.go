@@ -76,3 +76,26 @@ func TestGraphDropExpired(t *testing.T) {
 		t.Logf("pool %v: alone, the keeping server serves %v calls, %v for nobody; the dropping one %v, %v for nobody", pool, alone[false].Served, alone[false].WastedServed, alone[true].Served, alone[true].WastedServed)
 	}
 }
+
+// TestGraphDropExpiredChange: a change may start one server of a graph
+// dropping expired calls. Both servers keep them until second 35, in the
+// middle of their outage, when y starts dropping them: the calls abandoned
+// before then, which it has not served (it serves none in an outage), go
+// at once, and those abandoned later as they are. Neither server serving
+// a call between the outage's start and the change, the run serves what x
+// keeping them and y dropping them serve from the start.
+func TestGraphDropExpiredChange(t *testing.T) {
+	for _, pool := range []bool{false, true} {
+		sc := dropGraph(dropServer("x", false, pool), dropServer("y", false, pool))
+		sc = then(sc, 35*time.Second, map[string]any{"graph.service.2.server.drop_expired": true}, func(s *Scenario) {
+			s.Graph.Service = append([]GraphService(nil), s.Graph.Service...)
+			s.Graph.Service[2].Server.DropExpired = true
+		})
+		want, wcol := runGraph(t, dropGraph(dropServer("x", false, pool), dropServer("y", true, pool)), 1)
+		got, col := runGraph(t, sc, 1)
+		if got.Served != want.Served || got.WastedServed != want.WastedServed || col("y.calls") != wcol("y.calls") {
+			t.Errorf("pool %v: y dropping from second 35: %v served, %v for nobody, %v calls to y; from the start: %v, %v, %v", pool, got.Served, got.WastedServed, col("y.calls"), want.Served, want.WastedServed, wcol("y.calls"))
+		}
+		checkRecycling(t, 0, sc, 1)
+	}
+}

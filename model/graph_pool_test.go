@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // twoPools is the users calling a and b straight, a quarter of their load
@@ -135,5 +137,41 @@ func TestGraphPoolMeansReplicated(t *testing.T) {
 	}
 	if c := out[tries]; c.Mean != 2 || c.SD != 1 {
 		t.Errorf("a.tries over 1, 2, 3: mean %v, sd %v; want 2 and 1", c.Mean, c.SD)
+	}
+}
+
+// TestGraphPoolMeansOverReplicates: a cell of three replicates has each
+// pool column at the mean of its replicates' own, with their spread.
+func TestGraphPoolMeansOverReplicates(t *testing.T) {
+	sc := twoPools(2000)
+	sc.Arrivals, sc.Replicates = "poisson", 3
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, col := runGraph(t, sc, 7)
+	ms := GraphMetrics(p.Graph)
+	n := 0
+	for k, m := range ms {
+		if !isPoolColumn(p.Graph, m.Name) {
+			continue
+		}
+		n++
+		xs := make([]float64, 3)
+		for i := range xs {
+			var v []float64
+			runStochasticTo(p, ReplicateSeed(7, i), false, nil, &v)
+			xs[i] = v[k]
+		}
+		mean, sd := stat.MeanStdDev(xs, nil)
+		if got := col(m.Name); math.Abs(got-mean) > 1e-9*math.Abs(mean) || math.Abs(m.SD(&r)-sd) > 1e-9*sd {
+			t.Errorf("%s: %v ± %v over the replicates %v; want %v ± %v", m.Name, got, m.SD(&r), xs, mean, sd)
+		}
+		if sd == 0 {
+			t.Errorf("%s: the replicates %v do not differ", m.Name, xs)
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d pool columns, want 3 for each of the 2 pools", n)
 	}
 }
