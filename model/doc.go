@@ -338,8 +338,9 @@
 // means as columns of its own, <service>.in_system_mean, .wait_mean_s and
 // .service_mean_s, averaged over the replicates that have them
 // (TestGraphPoolMeans: pools of 50 workers holding a call 100 ms, at 100
-// and 300 calls a second, wait 0 s and hold 10 and 30 calls on average, by
-// Little's law, but for the run's last 100 ms).
+// and 300 calls a second, wait 0 s and hold their load times their mean
+// service time, some 10 and 30 calls, on average, as Little's law says;
+// the mean service is 0.1 s but for the calls the run's end cuts short).
 //
 // Not modelled yet in a graph other than a chain, and refused by key:
 // rng = "minstd",
