@@ -267,9 +267,9 @@
 // the five databases (12 of them retries), where the chain's one server
 // gets under 2 a tick, and 52 answers a tick reach a fan, to be split
 // over its states. Most of the cost is the failures: the 19 calls to
-// servers failing 1% retry 19 times as often as the chain's one (7.07
-// million retries in the hour against 0.37 million), and a retry costs a
-// group of its own and the splits of the fans above it, some 2,400
+// servers failing 1% retry 19 times as often as the chain's one (6.91
+// million retries in the hour against 0.36 million), and a retry costs a
+// group of its own and the splits of the fans above it, some 2,500
 // instructions (a chain's some 3,200). With no call failing
 // (BenchmarkGraph10Clean over BenchmarkChain26Like10Clean) the graph costs
 // 2.65 times the chain; its failures alone cost 2.75 times the whole
