@@ -244,15 +244,16 @@
 // counts the users' requests without an answer, is draining.
 //
 // A graph's results add failed_share, with several entry points the
-// requests that came in through each (<service>.requests), and, per
-// service, <name>.tries, .retries, .failed, .calls, .verdict, .recovery_s
-// and .collapse_s
-// (graph_columns.go); a graph of one path, being a chain, has the chain's
-// columns only. A graph's series adds each service's own, a row per row
-// of the run's (Series.Services, graph_series.go): the calls made to it,
-// those that succeeded and failed for good, the tries sent to it, its own
-// server's queue and its health; bands and windows summarise the run's
-// rows only.
+// requests that came in through each (<service>.requests), per service
+// <name>.tries, .retries, .failed, .calls (with a server), .verdict,
+// .recovery_s and .collapse_s (with replicates, .recovered_share and its
+// interval), and per edge but the users' calls <from>.<to>.tries,
+// .retries and .failed (graph_columns.go); a graph of one path, being a
+// chain, has the chain's columns only. A graph's series adds each
+// service's own, a row per row of the run's (Series.Services,
+// graph_series.go): the calls made to it, those that succeeded and failed
+// for good, the tries sent to it, its own server's queue and its health;
+// bands and windows summarise the run's rows only.
 //
 // The cost is the groups: a call of the unfolded tree is a group per tick
 // and per retry, where a chain of one layer is one group per tick whatever
