@@ -29,8 +29,9 @@ func BenchmarkStormChain(b *testing.B) {
 // no fault, so every request is one call answered at once: the cheapest
 // way a request goes through the engine (its group opened, passed to the
 // dependency, answered and released), with the same rounds around it.
-// Beside BenchmarkStormChainIdle it gives the per-call floor of the one
-// path: (ns/op − idle) / calls.
+// Beside BenchmarkStormChainIdle and BenchmarkResolveStormChain (it
+// resolves its scenario in every op) it gives the per-call floor of the
+// one path: (ns/op − idle − resolve) / calls.
 func BenchmarkStormChainQuiet(b *testing.B) {
 	benchCalls(b, stormProfile("", [3]int{3, 3, 3}, 0))
 }

@@ -249,15 +249,16 @@
 // counts the users' requests without an answer, is draining.
 //
 // A graph's results add failed_share, with several entry points the
-// requests that came in through each (<service>.requests), and, per
-// service, <name>.tries, .retries, .failed, .calls, .verdict, .recovery_s
-// and .collapse_s, and for a worker pool its means (below)
-// (graph_columns.go); a graph of one path, being a chain, has the chain's
-// columns only. A graph's series adds each service's own, a row per row
-// of the run's (Series.Services, graph_series.go): the calls made to it,
-// those that succeeded and failed for good, the tries sent to it, its own
-// server's queue and its health; bands and windows summarise the run's
-// rows only.
+// requests that came in through each (<service>.requests), per service
+// <name>.tries, .retries, .failed, .calls (with a server), .verdict,
+// .recovery_s and .collapse_s (with replicates, .recovered_share and its
+// interval), for a worker pool its means (below), and per edge but the
+// users' calls <from>.<to>.tries, .retries and .failed (graph_columns.go);
+// a graph of one path, being a chain, has the chain's columns only. A
+// graph's series adds each service's own, a row per row of the run's
+// (Series.Services, graph_series.go): the calls made to it, those that
+// succeeded and failed for good, the tries sent to it, its own server's
+// queue and its health; bands and windows summarise the run's rows only.
 //
 // The cost is the groups: a call of the unfolded tree is a group per tick
 // and per retry, where a chain of one layer is one group per tick whatever
@@ -272,9 +273,9 @@
 // the five databases (12 of them retries), where the chain's one server
 // gets under 2 a tick, and 52 answers a tick reach a fan, to be split
 // over its states. Most of the cost is the failures: the 19 calls to
-// servers failing 1% retry 19 times as often as the chain's one (7.07
-// million retries in the hour against 0.37 million), and a retry costs a
-// group of its own and the splits of the fans above it, some 2,400
+// servers failing 1% retry 19 times as often as the chain's one (6.91
+// million retries in the hour against 0.36 million), and a retry costs a
+// group of its own and the splits of the fans above it, some 2,500
 // instructions (a chain's some 3,200). With no call failing
 // (BenchmarkGraph10Clean over BenchmarkChain26Like10Clean) the graph costs
 // 2.65 times the chain; its failures alone cost 2.75 times the whole
