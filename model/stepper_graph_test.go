@@ -121,12 +121,7 @@ func TestStepperGraphLiveFault(t *testing.T) {
 		rows = append(rows, rest...)
 		got := st.Services(0)
 		st.Close()
-		if !reflect.DeepEqual(rows, wantRows) {
-			t.Errorf("%s: the live run's rows differ from the file's", name)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: the live run's services' rows differ from the file's", name)
-		}
+		sameAsFile(t, name, rows, wantRows, got, want)
 		if !reflect.DeepEqual(want[:at], without[:at]) {
 			t.Errorf("%s: the fault changed the rows before it", name)
 		}
@@ -141,5 +136,17 @@ func TestStepperGraphLiveFault(t *testing.T) {
 				t.Errorf("%s: b, untouched, unhealthy at %d s", name, at+2)
 			}
 		}
+	}
+}
+
+// sameAsFile checks that a live run's rows and its services' rows (got)
+// equal the file's (wantRows, want).
+func sameAsFile(t *testing.T, name string, rows, wantRows, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(rows, wantRows) {
+		t.Errorf("%s: the live run's rows differ from the file's", name)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: the live run's services' rows differ from the file's", name)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,21 +26,7 @@ func TestBrowserGraph(t *testing.T) {
 	ctx, cancel, url := explorer(t, "../../experiments/fan-out.toml", "../../experiments/server-60.toml")
 	defer cancel()
 	console := chromedp.Console(ctx)
-	eval := func(expr string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return s
-	}
-	runTo := func(at int) {
-		t.Helper()
-		doing(t, ctx, fmt.Sprintf("running to %ds", at),
-			chromedp.Click(`button[data-speed="max"]`),
-			chromedp.SetValue(`#pause-at-s`, fmt.Sprint(at)), chromedp.Click(`#pause-at`),
-			pollFor(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
-	}
+	eval, runTo := evaluator(t, ctx), runner(t, ctx)
 	status := func() map[string]string {
 		t.Helper()
 		var out map[string]string
@@ -147,21 +134,7 @@ func TestBrowserGraphPolicy(t *testing.T) {
 	ctx, cancel, url := explorer(t, "../../experiments/shared-database.toml")
 	defer cancel()
 	console := chromedp.Console(ctx)
-	eval := func(expr string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return s
-	}
-	runTo := func(at int) {
-		t.Helper()
-		doing(t, ctx, fmt.Sprintf("running to %ds", at),
-			chromedp.Click(`button[data-speed="max"]`),
-			chromedp.SetValue(`#pause-at-s`, fmt.Sprint(at)), chromedp.Click(`#pause-at`),
-			pollFor(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
-	}
+	eval, runTo := evaluator(t, ctx), runner(t, ctx)
 	outage := func(n int) {
 		t.Helper()
 		doing(t, ctx, "an outage on db", chromedp.SetValue(`#fault-service`, "db"), chromedp.SetValue(`#outage-len`, "3"), chromedp.Click(`#outage-n`),
@@ -254,4 +227,29 @@ func TestBrowserGraphPolicy(t *testing.T) {
 	}
 	cancel()
 	consoleClean(t, console)
+}
+
+// evaluator evaluates a page's expression to a string, failing t when it
+// cannot.
+func evaluator(t *testing.T, ctx context.Context) func(expr string) string {
+	return func(expr string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return s
+	}
+}
+
+// runner runs the page's live run at full speed until it pauses at
+// second at, with that many rows.
+func runner(t *testing.T, ctx context.Context) func(at int) {
+	return func(at int) {
+		t.Helper()
+		doing(t, ctx, fmt.Sprintf("running to %ds", at),
+			chromedp.Click(`button[data-speed="max"]`),
+			chromedp.SetValue(`#pause-at-s`, fmt.Sprint(at)), chromedp.Click(`#pause-at`),
+			pollFor(fmt.Sprintf(`window.stormlab.state.paused && window.stormlab.rows.length === %d`, at)))
+	}
 }
