@@ -127,8 +127,10 @@ func TestBrowserGraph(t *testing.T) {
 // graph.edge.2.attempts = 3 and the drawing writes ×3 on that arrow. At
 // 11 s a 10% ratio budget per callee (the form's kind, its ratio and
 // scope) is applied,
-// and in a second 3 s outage the database's tries outnumber the calls
-// made to it. The export writes the changes, and stormlab run on it
+// at 12 s the database's server starts dropping expired work (the form's
+// drop expired work on the server of db), and in a second 3 s outage the
+// database's tries outnumber the calls made to it. The export writes the
+// changes, and stormlab run on it
 // writes the page's series.csv.
 func TestBrowserGraphPolicy(t *testing.T) {
 	ctx, cancel, url := explorer(t, "../../experiments/shared-database.toml")
@@ -183,7 +185,18 @@ func TestBrowserGraphPolicy(t *testing.T) {
 		t.Errorf("the budget's marker and the keys in force: %q", got)
 	}
 	runTo(at + 2)
-	outage(4)
+	drop := `#policy-form [data-server][data-key="drop_expired"]`
+	if got := eval(`(() => { const f = document.querySelector('` + drop + `'); return f.type + ' ' + f.checked + ' ' + f.closest('label').hidden })()`); got != "checkbox false false" {
+		t.Errorf("the database's drop expired work: %q, want a checkbox shown, unticked", got)
+	}
+	doing(t, ctx, "the database dropping expired work",
+		chromedp.Click(drop),
+		chromedp.Click(`#apply`),
+		pollFor(`window.stormlab.state.markers.length === 4`))
+	if got := eval(`window.stormlab.state.markers[3].label + ' at ' + window.stormlab.state.markers[3].t`); got != "graph.service.2.server.drop_expired = true at 12" {
+		t.Errorf("the drop_expired change's marker says %q", got)
+	}
+	outage(5)
 	runTo(end)
 	var rows []struct {
 		T        float64                          `json:"t"`
@@ -215,7 +228,7 @@ func TestBrowserGraphPolicy(t *testing.T) {
 	checkShot(t, "graph-policy-drawn", drawn)
 
 	toml, pageCSV := saved(t, ctx, "x-toml"), saved(t, ctx, "x-csv")
-	if !bytes.Contains(toml, []byte("[[scenario.change]]")) || !bytes.Contains(toml, []byte(`"graph.edge.2.attempts" = 3`)) {
+	if !bytes.Contains(toml, []byte("[[scenario.change]]")) || !bytes.Contains(toml, []byte(`"graph.edge.2.attempts" = 3`)) || !bytes.Contains(toml, []byte(`"graph.service.2.server.drop_expired" = true`)) {
 		t.Errorf("the export does not write the change:\n%s", toml)
 	}
 	series, err := os.ReadFile(filepath.Join(runExport(t, "shared-database-live", toml), "series.csv"))

@@ -125,7 +125,10 @@
 // does, by the experiment's policies or by keys, each edge's keys under
 // graph.edge.N (the form's caller keys on the edge picked, by caller →
 // callee, or on every edge), a server's under graph.service.N.server (the
-// form's capacity on the service picked), and the budget's with its scope
+// form's capacity and drop expired work on the service picked: a change
+// of graph.service.N.server.drop_expired, as the chain's control is one of
+// dependency.drop_expired, each server then dropping the calls waiting at
+// it by its own setting), and the budget's with its scope
 // (edge, caller or callee); the state's graph then draws each edge's
 // attempts in force. The export writes the change as a
 // [[scenario.change]], which the model takes up at its tick as the live

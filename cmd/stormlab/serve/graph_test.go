@@ -368,6 +368,16 @@ func TestGraphLiveChange(t *testing.T) {
 		t.Errorf("a degradation to 280 calls/s of a database of 250 now: %d %s", code, body)
 	}
 	rows = streamTo(t, s, api, rows, at+2)
+	// The database's server, the only one, starts dropping the calls whose
+	// callers gave up, as the chain's dependency.drop_expired does: a key of
+	// that server, changed live, before the second outage leaves it calls
+	// nobody waits for.
+	if code, text := call(t, "POST", api+"/change", map[string]any{"set": map[string]any{"graph.service.2.server.drop_expired": true}}); code >= 300 {
+		t.Fatalf("the database dropping expired work: %d %s", code, text)
+	}
+	if _, text := call(t, "GET", api, nil); json.Unmarshal([]byte(text), &st) != nil || st.Now["graph.service.2.server.drop_expired"] != true {
+		t.Errorf("the state's keys in force: graph.service.2.server.drop_expired = %v", st.Now["graph.service.2.server.drop_expired"])
+	}
 	outage()
 	rows = streamTo(t, s, api, rows, end)
 	db := 2
@@ -387,6 +397,9 @@ func TestGraphLiveChange(t *testing.T) {
 	src, _ := checkExport(t, api, "shared-database-live", rows)
 	if !strings.Contains(src, "[[scenario.change]]") || !strings.Contains(src, `"graph.edge.2.attempts" = 3`) {
 		t.Errorf("the export does not write the change:\n%s", src)
+	}
+	if !strings.Contains(src, `"graph.service.2.server.drop_expired" = true`) {
+		t.Errorf("the export does not write the database's drop_expired:\n%s", src)
 	}
 
 	id = startRun(t, hs, map[string]any{"experiment": "slow-among-healthy", "policy": "no budget"})
