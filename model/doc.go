@@ -258,7 +258,11 @@
 // graph's series adds each service's own, a row per row of the run's
 // (Series.Services, graph_series.go): the calls made to it, those that
 // succeeded and failed for good, the tries sent to it, its own server's
-// queue and its health; bands and windows summarise the run's rows only.
+// queue and its health, and for a worker pool the calls it took for a
+// caller still waiting and their waits (series.csv's
+// <service>.wait_mean_s, PoolServiceColumns; over the rows they sum to
+// the run's <service>.wait_mean_s, TestGraphPoolSeries); bands and windows
+// summarise the run's rows only.
 //
 // The cost is the groups: a call of the unfolded tree is a group per tick
 // and per retry, where a chain of one layer is one group per tick whatever

@@ -40,7 +40,7 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 		if gp.Servers[i] != nil {
 			out = append(out, graphMetric(name+".calls", "calls that reached "+name+"'s server", "count"))
 		}
-		if gp.pool(i) {
+		if gp.Pool(i) {
 			out = append(out, poolMetrics(name)...)
 		}
 		out = append(out,
@@ -62,9 +62,10 @@ func GraphMetrics(gp *GraphPlan) []Metric {
 	return out
 }
 
-// pool reports whether service i's server is a worker pool, which
-// measures its means (poolMeans).
-func (gp *GraphPlan) pool(i int) bool {
+// Pool reports whether service i's server is a worker pool, which
+// measures its means (poolMeans): its result columns and its series rows
+// have them.
+func (gp *GraphPlan) Pool(i int) bool {
 	return gp.Servers[i] != nil && gp.Servers[i].Server == ServerPool
 }
 
@@ -77,7 +78,7 @@ func poolColumns() []string { return []string{"in_system_mean", "wait_mean_s", "
 // service of gp.
 func isPoolColumn(gp *GraphPlan, name string) bool {
 	for i, svc := range gp.Services {
-		if rest, ok := strings.CutPrefix(name, svc+"."); ok && gp.pool(i) && slices.Contains(poolColumns(), rest) {
+		if rest, ok := strings.CutPrefix(name, svc+"."); ok && gp.Pool(i) && slices.Contains(poolColumns(), rest) {
 			return true
 		}
 	}
@@ -163,7 +164,7 @@ func (gr *graphRun) values(p *Plan, ok, failed int64) []float64 {
 		if gp.Servers[i] != nil {
 			out = append(out, float64(gr.servers.calls[i]))
 		}
-		if gp.pool(i) {
+		if gp.Pool(i) {
 			in, wait, service := gr.servers.srv[i].(*poolServer).means.means(p.TickS)
 			out = append(out, in, wait, service)
 		}
@@ -254,6 +255,20 @@ func ServiceColumns() []ServiceColumn {
 				return 0
 			}
 			return 1
+		}},
+	}
+}
+
+// PoolServiceColumns lists the quantities of the series row of a service
+// whose server is a worker pool, in series.csv order after
+// ServiceColumns'; only such a service has them.
+func PoolServiceColumns() []ServiceColumn {
+	return []ServiceColumn{
+		{poolColumns()[1], "seconds from a call's arrival at its worker pool to the tick a worker took it, in whole ticks, their mean over the calls taken in the bin for a caller still waiting; empty when none was", func(r *ServiceRow) float64 {
+			if r.Taken == 0 {
+				return math.NaN()
+			}
+			return r.Waited / r.Taken
 		}},
 	}
 }

@@ -175,3 +175,60 @@ func TestGraphPoolMeansOverReplicates(t *testing.T) {
 		t.Errorf("%d pool columns, want 3 for each of the 2 pools", n)
 	}
 }
+
+// TestGraphPoolSeries: a worker pool's series rows have the waits of the
+// calls it took for a caller still waiting, and only a pool's. In the
+// loaded two pools of TestGraphPoolMeansLoaded, a's calls never wait (0 s
+// in every row, its 500 calls a second taken as they come); b's taken for
+// a caller still waiting are those of its first second and a half, their
+// waits rising from 0 to 1 s, about 1/3 s on average in the first row and
+// 5/6 s in the second, and none after: its later rows have no wait. Over the rows, the waits summed over
+// the calls taken give the run's b.wait_mean_s. A graph without a pool
+// has neither.
+func TestGraphPoolSeries(t *testing.T) {
+	p, r := runCell(t, twoPools(2000), 1, Options{Series: true})
+	wait := PoolServiceColumns()[0]
+	if wait.Name != "wait_mean_s" {
+		t.Fatalf("the pool's series column %q, want wait_mean_s", wait.Name)
+	}
+	a, b := r.Series.Services[0], r.Series.Services[1]
+	if !a.Pool || !b.Pool || len(b.Rows) != 60 {
+		t.Fatalf("a pool %v, b pool %v, %d rows; want two pools over 60 rows", a.Pool, b.Pool, len(b.Rows))
+	}
+	for j := range a.Rows {
+		if x := &a.Rows[j]; x.Taken < 490 || wait.Get(x) != 0 {
+			t.Errorf("a's row %d: %v calls taken, waiting %v s; want about 500 and 0", j, x.Taken, wait.Get(x))
+		}
+	}
+	// A call arriving at s is taken at 3s (1,500 calls a second arrive,
+	// 500 are taken): it waited 2s, up to the 1 s its caller waits. Those
+	// taken in the first second waited 0 to 2/3 s, a third of a second on
+	// average; those of the next half second 2/3 to 1 s, 5/6 s (less the
+	// workers' batches of 50, which the fluid picture leaves out).
+	for j, want := range []float64{1.0 / 3, 5.0 / 6} {
+		if w := wait.Get(&b.Rows[j]); math.Abs(w-want) > 0.05 {
+			t.Errorf("b's row %d: its calls waited %v s on average, want about %.3f", j, w, want)
+		}
+	}
+	var taken, waited float64
+	for j := range b.Rows {
+		x := &b.Rows[j]
+		taken, waited = taken+x.Taken, waited+x.Waited
+		if j >= 2 && !math.IsNaN(wait.Get(x)) {
+			t.Errorf("b's row %d: %v calls taken for a caller still waiting, waiting %v s; want none", j, x.Taken, wait.Get(x))
+		}
+	}
+	m, _ := metricNamed(GraphMetrics(p.Graph), "b.wait_mean_s")
+	if want := m.Value(&r); taken == 0 || math.Abs(waited/taken-want) > 1e-12*want {
+		t.Errorf("b's rows: %v s over %v calls taken, %v s each; want the run's %v", waited, taken, waited/taken, want)
+	}
+
+	_, fr := runCell(t, fanOut(3, 0.1, 1, "all", 0), 1, Options{Series: true})
+	for _, ss := range fr.Series.Services {
+		for j := range ss.Rows {
+			if ss.Pool || ss.Rows[j].Taken != 0 || ss.Rows[j].Waited != 0 {
+				t.Fatalf("%s, without a pool: pool %v, row %d %+v", ss.Name, ss.Pool, j, ss.Rows[j])
+			}
+		}
+	}
+}

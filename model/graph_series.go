@@ -3,8 +3,10 @@ package model
 // graphSeries bins each service of a graph's run as the recorder bins the
 // run (a row per row of its Series): the calls made to the service, those
 // that succeeded and those that failed for good, the tries sent to it, its
-// own server's backlog at the row's end, and whether its health failed in
-// some tick of the row. Made only when the run records its series.
+// own server's backlog at the row's end, whether its health failed in
+// some tick of the row and, for a worker pool, the calls it took for a
+// caller still waiting and their waits. Made only when the run records its
+// series.
 type graphSeries struct {
 	gr       *graphRun
 	binTicks int64
@@ -15,6 +17,10 @@ type graphSeries struct {
 	// tries and failed are each service's totals at the end of the last
 	// row completed (the engine counts them by node, for the run).
 	tries, failed []int64
+	// taken and waited are each worker pool's totals (poolMeans.waited,
+	// .wait, in ticks) at the end of the last row completed.
+	taken, waited []int64
+	tickS         float64
 	// marks is idle's scratch: each service's stretches of equal health.
 	marks [][]healthStretch
 }
@@ -29,9 +35,9 @@ func newGraphSeries(p *Plan, gr *graphRun) *graphSeries {
 	n := len(p.Graph.Services)
 	bt := p.seriesBinTicks()
 	gs := &graphSeries{gr: gr, binTicks: bt, ticks: p.Ticks, out: make([]ServiceSeries, n), cur: make([]ServiceRow, n),
-		tries: make([]int64, n), failed: make([]int64, n), marks: make([][]healthStretch, n)}
+		tries: make([]int64, n), failed: make([]int64, n), taken: make([]int64, n), waited: make([]int64, n), tickS: p.TickS, marks: make([][]healthStretch, n)}
 	for i, name := range p.Graph.Services {
-		gs.out[i] = ServiceSeries{Name: name, Rows: make([]ServiceRow, 0, (p.Ticks+bt-1)/bt)}
+		gs.out[i] = ServiceSeries{Name: name, Pool: p.Graph.Pool(i), Rows: make([]ServiceRow, 0, (p.Ticks+bt-1)/bt)}
 	}
 	return gs
 }
@@ -81,7 +87,8 @@ func (gs *graphSeries) idle(a, b int64, held []int64) {
 }
 
 // flush completes the rows before row upTo: their tries and failed calls
-// from the engine's totals by node, their queue from held.
+// from the engine's totals by node, their queue from held, a worker
+// pool's calls taken and waits from its own sums.
 func (gs *graphSeries) flush(upTo int64, held []int64) {
 	for gs.idx < upTo {
 		for i := range gs.cur {
@@ -91,6 +98,10 @@ func (gs *graphSeries) flush(upTo int64, held []int64) {
 			gs.tries[i], gs.failed[i] = tries, failed
 			if gs.gr.servers.srv[i] != nil {
 				c.Queue = float64(held[i])
+			}
+			if w, ok := gs.gr.servers.srv[i].(*poolServer); ok {
+				c.Taken, c.Waited = float64(w.means.waited-gs.taken[i]), float64(w.means.wait-gs.waited[i])*gs.tickS
+				gs.taken[i], gs.waited[i] = w.means.waited, w.means.wait
 			}
 			gs.out[i].Rows = append(gs.out[i].Rows, *c)
 			*c = ServiceRow{}

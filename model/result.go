@@ -146,6 +146,7 @@ type Series struct {
 // ServiceSeries is one service's series in a graph's run.
 type ServiceSeries struct {
 	Name string
+	Pool bool         // its server is a worker pool: its rows have the pool's waits (PoolServiceColumns)
 	Rows []ServiceRow // one per row of the run's Series, in time order
 }
 
@@ -158,6 +159,10 @@ type ServiceRow struct {
 	Tries     float64 // tries sent to it, first tries and retries
 	Queue     float64 // calls its own server held (waiting or in flight); 0 without one
 	Unhealthy bool    // its health (graph_health.go) failed in some tick of the bin
+	// Taken is the calls its worker pool took for a caller still waiting,
+	// and Waited their seconds in the pool's waiting room, summed (in
+	// whole ticks, as the pool's wait_mean_s counts them); 0 without a pool.
+	Taken, Waited float64
 }
 
 // SeriesRow is one bin of a Series. Counts are totals over the bin; Queue and

@@ -271,7 +271,7 @@ func hasSeries(results []model.Result) bool {
 // (or per bin of Series.Step seconds) of every cell that recorded a series.
 // Counts are totals over the bin; queue and in_flight are values at its end.
 // A graph's services follow, each its <service>.<column> columns
-// (model.ServiceColumns).
+// (model.ServiceColumns, and a worker pool's model.PoolServiceColumns).
 func WriteSeries(w io.Writer, g *sweep.Grid, results []model.Result) error {
 	var header []string
 	for _, a := range g.Axes {

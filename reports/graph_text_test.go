@@ -79,22 +79,7 @@ func TestServiceVerdicts(t *testing.T) {
 // columns, <service>.calls to .healthy, after the run's; a cell without
 // that service (another graph, a chain) leaves them empty.
 func TestSeriesServices(t *testing.T) {
-	e, err := experiments.Parse("graph.toml", []byte(graphCells), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells := e.Grid.Cells()
-	results := make([]model.Result, len(cells))
-	for i := range cells {
-		if results[i], err = model.RunPlan(t.Context(), cells[i].Plan, 1, model.Options{Series: true}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var b strings.Builder
-	if err := WriteSeries(&b, e.Grid, results); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	results, lines := seriesLines(t, graphCells)
 	header := strings.Split(lines[0], ",")
 	at := slices.Index(header, "front.calls")
 	want := []string{"front.calls", "front.succeeded", "front.failed", "front.tries", "front.queue", "front.healthy"}
@@ -120,4 +105,63 @@ func TestSeriesServices(t *testing.T) {
 	if chain[at] != "" || chain[len(chain)-1] != "" {
 		t.Errorf("a chain's row has service fields: %v", chain[at:])
 	}
+}
+
+// TestSeriesPoolServices: in series.csv a service whose server is a worker
+// pool adds its waits after its other columns (<service>.wait_mean_s, the
+// row's mean), a service without one (front, q) does not, and a cell in
+// which the service has no pool leaves them empty.
+func TestSeriesPoolServices(t *testing.T) {
+	const src = `engine = "stochastic"
+[scenario]
+load = 800
+duration = "10s"
+tick = "10ms"
+
+[[grid.server]]
+name = "pool"
+graph.service = [{ name = "front" }, { name = "p", server = { workers = 50, latency = "100ms", service = { kind = "constant" }, queue = "fifo" } }, { name = "q", server = { capacity = 1000 } }]
+graph.edge = [{ to = "front" }, { from = "front", to = "p" }, { from = "front", to = "q" }]
+
+[[grid.server]]
+name = "capacity"
+graph.service = [{ name = "front" }, { name = "p", server = { capacity = 300, queue = "fifo" } }, { name = "q", server = { capacity = 1000 } }]
+graph.edge = [{ to = "front" }, { from = "front", to = "p" }, { from = "front", to = "q" }]
+`
+	results, lines := seriesLines(t, src)
+	header := strings.Split(lines[0], ",")
+	at := slices.Index(header, "p.healthy")
+	if at < 0 || at+1 >= len(header) || header[at+1] != "p.wait_mean_s" || slices.Contains(header, "front.wait_mean_s") || slices.Contains(header, "q.wait_mean_s") {
+		t.Fatalf("header %v: want p.wait_mean_s after p.healthy, and front and q without one", header)
+	}
+	rows := len(results[0].Series.Rows)
+	pool := strings.Split(lines[1], ",") // the first second, in which the pool's calls wait
+	capacity := strings.Split(lines[1+rows], ",")
+	x := &results[0].Series.Services[1].Rows[0]
+	if x.Taken == 0 || x.Waited == 0 || pool[at+1] != formatNumber(x.Waited/x.Taken) || capacity[at+1] != "" {
+		t.Errorf("p.wait_mean_s: %q in the pool's first row (want %g s over %g calls taken), %q where p has capacity (want empty)", pool[at+1], x.Waited, x.Taken, capacity[at+1])
+	}
+}
+
+// seriesLines runs every cell of the experiment src with its series, seed
+// 1, and gives the results and series.csv's lines.
+func seriesLines(t *testing.T, src string) ([]model.Result, []string) {
+	t.Helper()
+	e, err := experiments.Parse("graph.toml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := e.Grid.Cells()
+	results := make([]model.Result, len(cells))
+	for i := range cells {
+		if results[i], err = model.RunPlan(t.Context(), cells[i].Plan, 1, model.Options{Series: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b strings.Builder
+	if err := WriteSeries(&b, e.Grid, results); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	return results, lines
 }

@@ -142,7 +142,8 @@
 // chain's: the graph's run switches at its start to the graph resolved
 // with it, each server taking up its own plan (model/unforeseen.go), so
 // the export, which writes fault.service, runs as the live run ran, the
-// services' rows and series.csv's <service>.<column> columns included. The
+// services' rows and series.csv's <service>.<column> columns included (a
+// worker pool's waits too: the drawing's "pool" marks such a service). The
 // phase diagram around the point sweeps the last fault's length on the
 // service it hit; in a graph of several servers, before any fault, it asks
 // for one. The real stack (lab) refuses a graph of fan-out or several

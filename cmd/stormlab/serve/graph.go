@@ -20,6 +20,7 @@ type graphService struct {
 	Name     string  `json:"name"`
 	Server   bool    `json:"server"`   // it has a server of its own: a fault may hit it
 	Capacity float64 `json:"capacity"` // its server's capacity per second (0: none, or its latency grows with load)
+	Pool     bool    `json:"pool"`     // its server is a worker pool: its rows in series.csv add the pool's waits
 	Calls    string  `json:"calls"`    // parallel or sequence, when it calls several
 	Need     string  `json:"need"`     // all, any or quorum of its parallel calls
 }
@@ -34,17 +35,18 @@ type graphEdge struct {
 // isGraph reports whether sc describes a service graph.
 func isGraph(sc *model.Scenario) bool { return len(sc.Graph.Service) > 0 || len(sc.Graph.Edge) > 0 }
 
-// graphOf is the drawing of sc's graph; nil for a chain. perService says
-// whether its run records each service's rows.
-func graphOf(sc *model.Scenario, perService bool) *graphView {
+// graphOf is the drawing of sc's graph; nil for a chain. gp is its plan
+// when its run records each service's rows (nil for a graph of one path):
+// it tells the servers that are worker pools.
+func graphOf(sc *model.Scenario, gp *model.GraphPlan) *graphView {
 	if !isGraph(sc) {
 		return nil
 	}
 	g := &sc.Graph
-	v := &graphView{Services: []graphService{}, Edges: []graphEdge{}, PerService: perService}
+	v := &graphView{Services: []graphService{}, Edges: []graphEdge{}, PerService: gp != nil}
 	for i := range g.Service {
 		s := &g.Service[i]
-		v.Services = append(v.Services, graphService{Name: s.Name, Server: s.HasServer(), Capacity: s.Server.Capacity, Calls: s.Calls, Need: s.Need})
+		v.Services = append(v.Services, graphService{Name: s.Name, Server: s.HasServer(), Capacity: s.Server.Capacity, Pool: gp != nil && gp.Pool(i), Calls: s.Calls, Need: s.Need})
 	}
 	for _, e := range g.Edge {
 		v.Edges = append(v.Edges, graphEdge{From: e.From, To: e.To, Attempts: e.Attempts})
@@ -59,7 +61,7 @@ func (l *live) graphNow(sc *model.Scenario) *graphView {
 	if l.graph == nil {
 		return nil
 	}
-	return graphOf(sc, l.graph.PerService)
+	return graphOf(sc, l.gp)
 }
 
 // serverCapacity is the capacity of the server of the service named
@@ -99,7 +101,7 @@ func newServiceSeries(g *graphView) serviceSeries {
 	}
 	out := make(serviceSeries, len(g.Services))
 	for i, s := range g.Services {
-		out[i].Name = s.Name
+		out[i].Name, out[i].Pool = s.Name, s.Pool
 	}
 	return out
 }
@@ -133,7 +135,7 @@ func (ss serviceSeries) clone() []model.ServiceSeries {
 	}
 	out := make([]model.ServiceSeries, len(ss))
 	for i := range ss {
-		out[i] = model.ServiceSeries{Name: ss[i].Name, Rows: append([]model.ServiceRow(nil), ss[i].Rows...)}
+		out[i] = model.ServiceSeries{Name: ss[i].Name, Pool: ss[i].Pool, Rows: append([]model.ServiceRow(nil), ss[i].Rows...)}
 	}
 	return out
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -416,5 +418,43 @@ func TestGraphLiveChange(t *testing.T) {
 	src, _ = checkExport(t, api, "slow-among-healthy-live", rows)
 	if !strings.Contains(src, `"budget.scope" = "edge"`) {
 		t.Errorf("the export does not switch to a budget per edge:\n%s", src)
+	}
+}
+
+// TestGraphPoolRows: in a graph whose service p has a worker pool for a
+// server, the state's drawing says so (pool), and the page's series.csv
+// gives p's waits per row (p.wait_mean_s), as stormlab run on the export
+// writes them; front and q, without a pool, have none.
+func TestGraphPoolRows(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pools.toml")
+	const src = `title = "A worker pool beside a server of capacity"
+question = "Do the pool's calls wait?"
+engine = "stochastic"
+[scenario]
+load = 600
+duration = "30s"
+tick = "10ms"
+graph.service = [{ name = "front" }, { name = "p", server = { workers = 50, latency = "100ms", service = { kind = "constant" }, queue = "fifo" } }, { name = "q", server = { capacity = 1000 } }]
+graph.edge = [{ to = "front" }, { from = "front", to = "p" }, { from = "front", to = "q" }]
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, hs := testServer(t, Options{Files: []string{file}})
+	id := startRun(t, hs, map[string]any{"experiment": "pools"})
+	api := hs.URL + "/api/runs/" + id
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows := streamTo(t, openStream(t, ctx, hs, id), api, nil, 5)
+	var st stateView
+	if _, text := call(t, "GET", api, nil); json.Unmarshal([]byte(text), &st) != nil || st.Graph == nil || len(st.Graph.Services) != 3 ||
+		st.Graph.Services[0].Pool || !st.Graph.Services[1].Pool || st.Graph.Services[2].Pool {
+		t.Errorf("the drawing's services: %+v; want p's a pool, front's and q's not", st.Graph)
+	}
+	checkExport(t, api, "pools-live", rows)
+	_, csv := call(t, "GET", api+"/series.csv", nil)
+	header := strings.Split(strings.SplitN(csv, "\n", 2)[0], ",")
+	if !slices.Contains(header, "p.wait_mean_s") || slices.Contains(header, "q.wait_mean_s") || slices.Contains(header, "front.wait_mean_s") {
+		t.Errorf("series.csv's columns %v: want p.wait_mean_s, and none for front and q", header)
 	}
 }

@@ -17,9 +17,10 @@ type live struct {
 	from  *offered
 	setup setup
 	seed  uint64
-	base  model.Scenario // at the start: no faults, no changes
-	step  float64        // seconds per row of the series
-	graph *graphView     // the service graph it runs, as the page draws it; nil for a chain
+	base  model.Scenario   // at the start: no faults, no changes
+	step  float64          // seconds per row of the series
+	graph *graphView       // the service graph it runs, as the page draws it; nil for a chain
+	gp    *model.GraphPlan // the plan of that graph at its start, when its run records each service's rows
 	steps []intervention
 }
 
@@ -48,7 +49,10 @@ func newLive(c *catalog, s setup) (*live, error) {
 	if err == nil {
 		l.step = p.SeriesStep()
 	}
-	l.graph = graphOf(&l.base, err == nil && p.Graph != nil)
+	if err == nil {
+		l.gp = p.Graph
+	}
+	l.graph = graphOf(&l.base, l.gp)
 	if _, err := l.parse(1, nil); err != nil {
 		return nil, err
 	}
