@@ -16,7 +16,7 @@ import (
 // failed for good (their last try failed, or a budget, breaker, limiter
 // or deadline refused one), for a service with a server the calls
 // that reached it, for one whose server is a worker pool the pool's means
-// as a chain's columns give them (poolColumns: the calls it held, the
+// as a chain's columns give them (poolMeanColumns: the calls it held, the
 // wait for a worker, the service time; over replicates, averaged over
 // those that have them), and its health judged as the run's is (graph_health.go):
 // its verdict, recovery_s and collapse_s, and over replicates the share
@@ -69,30 +69,41 @@ func (gp *GraphPlan) Pool(i int) bool {
 	return gp.Servers[i] != nil && gp.Servers[i].Server == ServerPool
 }
 
-// poolColumns names a worker pool's means as a chain's columns do, in the
-// order poolMeans.means gives them; a service whose server is a pool has
-// each as <service>.<name>.
-func poolColumns() []string { return []string{"in_system_mean", "wait_mean_s", "service_mean_s"} }
+// poolMeanColumn is one of a worker pool's means as a column: its name,
+// what it measures (after "a worker pool: ") and its kind.
+type poolMeanColumn struct{ Name, Doc, Kind string }
+
+// poolMeanColumns are a worker pool's means, in the order poolMeans.means
+// gives them: the chain's columns (MetricList) and, for a graph's service
+// whose server is a pool, <service>.<name>.
+func poolMeanColumns() []poolMeanColumn {
+	return []poolMeanColumn{
+		{"in_system_mean", "calls it held, waiting or on a worker, at the ends of the run's ticks, their mean (L of Little's law)", "ratio"},
+		{"wait_mean_s", "seconds from a call's arrival to the tick a worker took it, in whole ticks, their mean over the calls taken for a caller still waiting (W_q of Little's law)", "seconds"},
+		{"service_mean_s", "seconds a call held its worker, in whole ticks (at least one), their mean over the calls taken", "seconds"},
+	}
+}
 
 // isPoolColumn reports whether name is a column of the worker pool of a
 // service of gp.
 func isPoolColumn(gp *GraphPlan, name string) bool {
 	for i, svc := range gp.Services {
-		if rest, ok := strings.CutPrefix(name, svc+"."); ok && gp.Pool(i) && slices.Contains(poolColumns(), rest) {
+		rest, ok := strings.CutPrefix(name, svc+".")
+		if ok && gp.Pool(i) && slices.ContainsFunc(poolMeanColumns(), func(c poolMeanColumn) bool { return c.Name == rest }) {
 			return true
 		}
 	}
 	return false
 }
 
-// poolMetrics are the columns of the worker pool of the service name.
+// poolMetrics are the columns of the worker pool of the service name (a
+// mean over no call is empty).
 func poolMetrics(name string) []Metric {
-	c := poolColumns()
-	return []Metric{
-		graphMetric(name+"."+c[0], "calls "+name+"'s worker pool held, waiting or on a worker, at the ends of the run's ticks, their mean (L of Little's law)", "ratio"),
-		graphMetric(name+"."+c[1], "seconds from a call's arrival at "+name+"'s worker pool to the tick a worker took it, in whole ticks, their mean over the calls taken for a caller still waiting (W_q of Little's law); empty when none was", "seconds"),
-		graphMetric(name+"."+c[2], "seconds a call held a worker of "+name+"'s pool, in whole ticks (at least one), their mean over the calls taken; empty when none was", "seconds"),
+	var out []Metric
+	for _, c := range poolMeanColumns() {
+		out = append(out, graphMetric(name+"."+c.Name, name+"'s worker pool: "+c.Doc, c.Kind))
 	}
+	return out
 }
 
 // several is the entry points' nodes when there are several; nil for one.
@@ -264,7 +275,7 @@ func ServiceColumns() []ServiceColumn {
 // ServiceColumns'; only such a service has them.
 func PoolServiceColumns() []ServiceColumn {
 	return []ServiceColumn{
-		{poolColumns()[1], "seconds from a call's arrival at its worker pool to the tick a worker took it, in whole ticks, their mean over the calls taken in the bin for a caller still waiting; empty when none was", func(r *ServiceRow) float64 {
+		{poolMeanColumns()[1].Name, "seconds from a call's arrival at its worker pool to the tick a worker took it, in whole ticks, their mean over the calls taken in the bin for a caller still waiting; empty when none was", func(r *ServiceRow) float64 {
 			if r.Taken == 0 {
 				return math.NaN()
 			}

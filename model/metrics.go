@@ -25,6 +25,7 @@ type Metric struct {
 
 // MetricList lists every metric in results.csv order.
 func MetricList() []Metric {
+	pool := poolMeanColumns()
 	b := func(x bool) float64 {
 		if x {
 			return 1
@@ -111,11 +112,11 @@ func MetricList() []Metric {
 			func(r *Result) float64 { return r.ErrorLatencyP50 }, func(r *Result) float64 { return r.SD.ErrorLatencyP50 }, false, true},
 		{"error_latency_p99_s", latencyDoc("99th-percentile", "error"), "seconds",
 			func(r *Result) float64 { return r.ErrorLatencyP99 }, func(r *Result) float64 { return r.SD.ErrorLatencyP99 }, false, true},
-		{"in_system_mean", "a worker pool: calls it held, waiting or on a worker, at the ends of the run's ticks, their mean (L of Little's law); empty for other dependencies", "ratio",
+		{pool[0].Name, "a worker pool: " + pool[0].Doc + "; empty for other dependencies", pool[0].Kind,
 			func(r *Result) float64 { return r.InSystemMean }, func(r *Result) float64 { return r.SD.InSystemMean }, false, true},
-		{"wait_mean_s", "a worker pool: seconds from a call's arrival to the tick a worker took it, in whole ticks, their mean over the calls taken for a caller still waiting (W_q of Little's law); empty for other dependencies", "seconds",
+		{pool[1].Name, "a worker pool: " + pool[1].Doc + "; empty for other dependencies", pool[1].Kind,
 			func(r *Result) float64 { return r.WaitMeanS }, func(r *Result) float64 { return r.SD.WaitMeanS }, false, true},
-		{"service_mean_s", "a worker pool: seconds a call held its worker, in whole ticks (at least one), their mean over the calls taken; empty for other dependencies", "seconds",
+		{pool[2].Name, "a worker pool: " + pool[2].Doc + "; empty for other dependencies", pool[2].Kind,
 			func(r *Result) float64 { return r.ServiceMeanS }, func(r *Result) float64 { return r.SD.ServiceMeanS }, false, true},
 		{"shed", "calls the dependency's admission rule (dependency.admission) answered at once with an error instead of serving them, for having waited too long; empty without a rule", "count",
 			func(r *Result) float64 { return r.Shed }, func(r *Result) float64 { return r.SD.Shed }, false, true},
