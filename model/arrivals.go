@@ -291,7 +291,7 @@ func splitOver(dst []split, r *rng, n, c int64, constant, single bool, rr *int64
 		dst = groupSplits(dst)
 	case single || n <= c:
 		for range n {
-			dst = append(dst, split{int64(r.float64() * float64(c)), 1})
+			dst = append(dst, split{int64(r.Float64() * float64(c)), 1})
 		}
 		if !single {
 			dst = groupSplits(dst)

@@ -117,13 +117,13 @@ func (w *waits) one(r *rng, attempt, prev int32) int64 {
 	}
 	if w.fixed != nil {
 		d := &w.fixed[attempt-1]
-		return clampWait(d.lo+r.float64()*(d.hi-d.lo), d.capT)
+		return clampWait(d.lo+r.Float64()*(d.hi-d.lo), d.capT)
 	}
 	lo, hi, capT := w.law(attempt, prev)
 	if hi <= lo {
 		return clampWait(lo+1e-9, capT)
 	}
-	return clampWait(lo+r.float64()*(hi-lo), capT)
+	return clampWait(lo+r.Float64()*(hi-lo), capT)
 }
 
 // draw spreads the waits of n instances retrying after failed try number

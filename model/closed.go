@@ -29,7 +29,7 @@ func (s *stoch) scheduleClients() {
 		}
 		ws := make([]w, p.Clients)
 		for c := range ws {
-			ws[c] = w{int64(s.r.float64() * float64(span)), int32(c)}
+			ws[c] = w{int64(s.r.Float64() * float64(span)), int32(c)}
 		}
 		slices.SortStableFunc(ws, func(a, b w) int { return int(a.at - b.at) })
 		for _, x := range ws {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -77,10 +78,26 @@ func chain26Like10() Scenario {
 	return sc
 }
 
+// chain26SameCalls10 is graph10's counterpart as a chain making the same
+// calls, retries included: chain26Like10 with its one server failing a
+// share q of calls such that its bottom layer retries as often as
+// graph10's 19 calls to databases failing p = 1% do together. With 3
+// attempts a call failing independently with probability x is retried
+// x + x² times on average, so q + q² = 19(p + p²) (TestSameCalls10 checks
+// the runs' calls and retries agree).
+func chain26SameCalls10() Scenario {
+	sc := chain26Like10()
+	p := graph10().Graph.Service[5].Server.FailureProbability
+	r := 19 * (p + p*p)
+	sc.Dependency.FailureProbability = (math.Sqrt(1+4*r) - 1) / 2
+	return sc
+}
+
 // BenchmarkGraph10: one op is one run of graph10. Compare with
 // BenchmarkChain26Like10, the chain of as many calls for as many requests,
-// and BenchmarkChainLike10, the chain of as many calls to servers
-// (benchstat, or side by side: -bench 'Like10|Graph10'). The aim is 3
+// BenchmarkChain26SameCalls10, that chain making as many retries too, and
+// BenchmarkChainLike10, the chain of as many calls to servers (benchstat,
+// or side by side: -bench 'Like10|SameCalls10|Graph10'). The aim is 3
 // times Chain26Like10's instructions (callgrind, one op each); the
 // README's Performance section has the ratio measured and where the
 // graph's cost goes: its groups, and the answers its fans split and the
@@ -92,6 +109,9 @@ func BenchmarkChainLike10(b *testing.B) { benchStorm(b, chainLike10()) }
 
 // BenchmarkChain26Like10: one op is one run of chain26Like10.
 func BenchmarkChain26Like10(b *testing.B) { benchStorm(b, chain26Like10()) }
+
+// BenchmarkChain26SameCalls10: one op is one run of chain26SameCalls10.
+func BenchmarkChain26SameCalls10(b *testing.B) { benchStorm(b, chain26SameCalls10()) }
 
 // clean is sc with no call failing at its servers: graph10's databases or
 // chain26Like10's one server.
@@ -131,4 +151,39 @@ func TestGraph10Calls(t *testing.T) {
 	if len(p.Graph.Nodes) != 26 || servers != 19 || len(sc.Graph.Service) != 10 || len(sc.Graph.Edge) != 20 {
 		t.Errorf("%d services, %d edges, %d calls, %d to servers; want 10, 20, 26, 19", len(sc.Graph.Service), len(sc.Graph.Edge), len(p.Graph.Nodes), servers)
 	}
+}
+
+// TestSameCalls10: over a simulated minute, chain26SameCalls10 makes as
+// many tries as graph10, and as many of them retries, within 1%: the
+// chain's 25 layers above its server make one try a request each, its
+// bottom layer the tries its series counts; the graph's tries are its
+// services' series'.
+func TestSameCalls10(t *testing.T) {
+	tries := func(sc Scenario) (all, retries float64) {
+		sc.Duration = Duration(time.Minute)
+		r, err := Run(sc, 1, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Series.Services) == 0 { // the chain
+			for _, row := range r.Series.Rows {
+				all += row.Calls
+				retries += row.Retries
+			}
+			return all + 25*r.Requests, retries
+		}
+		for _, sv := range r.Series.Services {
+			for _, row := range sv.Rows {
+				all += row.Tries
+				retries += row.Tries - row.Calls
+			}
+		}
+		return all, retries
+	}
+	gAll, gRetries := tries(graph10())
+	cAll, cRetries := tries(chain26SameCalls10())
+	if math.Abs(cAll/gAll-1) > 0.01 || math.Abs(cRetries/gRetries-1) > 0.01 {
+		t.Errorf("chain: %.0f tries, %.0f retries; graph: %.0f and %.0f; want within 1%%", cAll, cRetries, gAll, gRetries)
+	}
+	t.Logf("chain: %.0f tries, %.0f retries; graph: %.0f and %.0f", cAll, cRetries, gAll, gRetries)
 }

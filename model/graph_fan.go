@@ -39,13 +39,14 @@ func (f *fan) add(m int, n int64) {
 
 // put adds n instances in state key.
 func (f *fan) put(key fanKey, n int64) {
-	for i := range *f {
-		if (*f)[i].key == key {
-			(*f)[i].n += n
+	s := *f
+	for i := range s {
+		if s[i].key == key {
+			s[i].n += n
 			return
 		}
 	}
-	*f = append(*f, fanState{key, n})
+	*f = append(s, fanState{key, n})
 }
 
 // answer takes k answers to call j (of m, need of which must succeed),
@@ -57,33 +58,52 @@ func (f *fan) put(key fanKey, n int64) {
 // calls have all answered is forgotten.
 func (f *fan) answer(r source, j int, k int64, ok bool, m int, need int32) (succeeded, failed, wasted int64) {
 	a := fanAnswer{bit: fanKey(1) << (uint(j) & 15), ok: ok, m: int32(m), need: need}
-	var total int64
-	first, several := -1, false // the first state with call j out; whether another has it too
-	for i, st := range *f {
-		if st.key&a.bit != 0 {
-			total += st.n
-			several = first >= 0
-			if first < 0 {
-				first = i
-			}
-		}
-	}
+	total, first, several := f.waiting(a.bit)
 	if k > total {
 		panic("stochastic engine: more answers to a parallel call than instances waiting for it")
 	}
+	if k == 0 {
+		return 0, 0, 0
+	}
 	var by [4]int64 // instances by the verdict of their answer
-	switch {
-	case k == 0:
-	case !several:
+	if several {
+		f.split(r, k, total, a, &by)
+	} else {
 		// Every instance waiting for call j is in one state: no split.
 		by[f.move(first, k, a)] += k
 		if (*f)[first].n == 0 {
 			f.compact()
 		}
-	default:
-		f.split(r, k, total, a, &by)
 	}
 	return by[decidedOK], by[decidedFailed], by[wastedOK]
+}
+
+// waiting counts the instances with the call of bit out, total, and
+// reports the first state they are in and whether another has some too.
+// Not inlined: the loop alone keeps its values in registers.
+//
+//go:noinline
+func (f fan) waiting(bit fanKey) (total int64, first int, several bool) {
+	first = -1
+	for i := range f {
+		if f[i].key&bit != 0 {
+			if first >= 0 {
+				return total + f[i:].count(bit), first, true
+			}
+			total, first = f[i].n, i
+		}
+	}
+	return total, first, false
+}
+
+// count is the instances with the call of bit out.
+func (f fan) count(bit fanKey) (n int64) {
+	for i := range f {
+		if f[i].key&bit != 0 {
+			n += f[i].n
+		}
+	}
+	return n
 }
 
 // split draws which of the instances waiting for a.bit, total of them,
@@ -102,10 +122,11 @@ func (f *fan) split(r source, k, total int64, a fanAnswer, by *[4]int64) {
 		left = total - k
 	}
 	for i, states := 0, len(*f); i < states && total > 0; i++ {
-		n := (*f)[i].n
-		if (*f)[i].key&a.bit == 0 {
+		st := (*f)[i]
+		if st.key&a.bit == 0 {
 			continue
 		}
+		n := st.n
 		x := left
 		if total > n {
 			x = hypergeometric(r, total, n, left)
@@ -172,11 +193,13 @@ func (f *fan) move(i int, x int64, a fanAnswer) fanVerdict {
 
 // compact drops the states no instance is in.
 func (f *fan) compact() {
-	out := (*f)[:0]
-	for _, st := range *f {
-		if st.n > 0 {
-			out = append(out, st)
+	s := *f
+	k := 0
+	for i := range s {
+		if s[i].n > 0 {
+			s[k] = s[i]
+			k++
 		}
 	}
-	*f = out
+	*f = s[:k]
 }

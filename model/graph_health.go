@@ -10,10 +10,8 @@ import "slices"
 // servers its calls reach, its own and those below it, each once.
 type graphHealth struct {
 	svc []health // by service
-	// made and ok are the current tick's calls made and calls that
-	// succeeded, by node (the engine's hot path counts them there);
-	// svcMade and svcOK gather them by service.
-	made, ok       []int64
+	// svcMade and svcOK are the current tick's calls made and calls that
+	// succeeded, by service.
 	svcMade, svcOK []int64
 	calls          []int64      // by node: the calls made in the run so far (an entry point's: its user requests)
 	held           []int64      // by service with a server: its backlog at the end of the tick
@@ -26,7 +24,7 @@ type graphHealth struct {
 func newGraphHealth(p *Plan) *graphHealth {
 	gp := p.Graph
 	n := len(gp.Services)
-	gh := &graphHealth{svc: make([]health, n), made: make([]int64, len(gp.Nodes)), ok: make([]int64, len(gp.Nodes)), calls: make([]int64, len(gp.Nodes)),
+	gh := &graphHealth{svc: make([]health, n), calls: make([]int64, len(gp.Nodes)),
 		svcMade: make([]int64, n), svcOK: make([]int64, n), held: make([]int64, n), bad: make([]bool, n), nodes: gp.Nodes, below: make([][]int, n)}
 	for i := range gh.svc {
 		gh.svc[i] = newHealth(p)
@@ -51,10 +49,13 @@ func (gh *graphHealth) reach(dst []int, n int8) []int {
 }
 
 // called counts n calls made now to node's service (first tries).
-func (gh *graphHealth) called(node int8, n int64) { gh.made[node] += n }
+func (gh *graphHealth) called(node int8, n int64) {
+	gh.calls[node] += n
+	gh.svcMade[gh.nodes[node].Service] += n
+}
 
 // succeeded counts n calls of node that succeeded now.
-func (gh *graphHealth) succeeded(node int8, n int64) { gh.ok[node] += n }
+func (gh *graphHealth) succeeded(node int8, n int64) { gh.svcOK[gh.nodes[node].Service] += n }
 
 // hold reads each server's backlog now, which backlog sums for the
 // services whose calls reach it.
@@ -78,16 +79,6 @@ func (gh *graphHealth) backlog(i int) int64 {
 // observe judges every service at the end of tick t, and starts the next
 // tick's counts.
 func (gh *graphHealth) observe(t int64, x *serverSet) {
-	clear(gh.svcMade)
-	clear(gh.svcOK)
-	for n := range gh.nodes {
-		i := gh.nodes[n].Service
-		gh.svcMade[i] += gh.made[n]
-		gh.svcOK[i] += gh.ok[n]
-		gh.calls[n] += gh.made[n]
-	}
-	clear(gh.made)
-	clear(gh.ok)
 	gh.hold(x)
 	for i := range gh.svc {
 		b := gh.backlog(i)
@@ -96,6 +87,8 @@ func (gh *graphHealth) observe(t int64, x *serverSet) {
 	if gh.series != nil {
 		gh.series.add(t, gh.svcMade, gh.svcOK, gh.bad, gh.held)
 	}
+	clear(gh.svcMade)
+	clear(gh.svcOK)
 }
 
 // idle judges every service over ticks a..b−1, in which nothing happened.

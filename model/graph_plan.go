@@ -36,6 +36,7 @@ type GraphNode struct {
 	Server   int    // the service, when it has a server; −1 otherwise
 	Parent   int8   // the node whose service makes this call; −1 for an entry point
 	Kids     []int8 // the calls the service makes in turn, in file order
+	Slot     int8   // its place in its parent's Kids (0 for an entry point)
 	Sequence bool   // it makes them one after the other
 	Need     int32  // parallel: how many of them must succeed
 	Budget   int    // budget.scope edge, caller or callee: the budget covering this call
@@ -129,6 +130,11 @@ func (s *Scenario) resolveGraph() (*Plan, error) {
 			n.Need = int32(sv.Quorum)
 		}
 		gp.Nodes = append(gp.Nodes, n)
+	}
+	for _, n := range gp.Nodes {
+		for k, kid := range n.Kids {
+			gp.Nodes[kid].Slot = int8(k)
+		}
 	}
 	if low.Health.Rule == "" {
 		low.Health.Rule = "goodput" // judged at the entry point: see doc.go

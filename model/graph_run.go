@@ -123,10 +123,7 @@ func (s *stoch) up(parent *group, from int8, k int64, out outcome) {
 		return
 	}
 	nd := &s.graph.nodes[parent.layer]
-	j := 0
-	for nd.Kids[j] != from {
-		j++
-	}
+	j := int(s.graph.nodes[from].Slot)
 	switch {
 	case nd.Sequence:
 		if out == answerOK && j+1 < len(nd.Kids) {

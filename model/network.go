@@ -22,7 +22,7 @@ func (s *stoch) netSplit(n int64, extra int64) []split {
 		mu := nw.Delay
 		if n <= 4 {
 			for range n {
-				d := math.Round(-mu * math.Log(1-s.r.float64()))
+				d := math.Round(-mu * math.Log(1-s.r.Float64()))
 				s.split = append(s.split, split{extra + int64(math.Min(d, float64(s.p.Ticks))), 1})
 			}
 			s.split = groupSplits(s.split)

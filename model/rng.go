@@ -30,18 +30,16 @@ func newPCG(seed uint64) *rng {
 	return &rng{pcg: src}
 }
 
-// float64 is one uniform draw, without an interface call: MINSTD's, or
-// rand.Rand's Float64 of the PCG source (the same number, worked out here
-// so that the draw does not go through rand.Rand and its Source).
-func (r *rng) float64() float64 {
+// Float64 is one uniform draw: MINSTD's, or rand.Rand's Float64 of the
+// PCG source (the same number, worked out here so that the draw does not
+// go through rand.Rand and its Source). It makes r a source for the
+// samplers; the engine calls it directly, without an interface.
+func (r *rng) Float64() float64 {
 	if r.ms != nil {
 		return r.ms.Float64()
 	}
 	return float64(r.pcg.Uint64()<<11>>11) / (1 << 53)
 }
-
-// Float64 makes r a source for the samplers.
-func (r *rng) Float64() float64 { return r.float64() }
 
 // poisson draws a Poisson variate with mean lambda.
 func (r *rng) poisson(lambda float64) int64 {

@@ -51,7 +51,7 @@ func (s *stoch) fail(g *group, k, extra int64) {
 // (failing below the probability) for a single call, binomial otherwise.
 func (s *stoch) failures(k int64) int64 {
 	if k == 1 {
-		if s.r.float64() < s.p.FailureP {
+		if s.r.Float64() < s.p.FailureP {
 			return 1
 		}
 		return 0
