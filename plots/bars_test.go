@@ -321,6 +321,10 @@ func TestValueText(t *testing.T) {
 		{"recovery_s", 66, false, "66s"},
 		{"recovery_s", 65.44, false, "65.4s"},
 		{"recovery_s", 3540, false, "3,540s"},
+		{"recovery_s", 0, false, "0s"},
+		{"latency_p99_s", 0.0412, false, "41ms"},
+		{"latency_p99_s", 0.2454, true, "245ms"},
+		{"latency_p50_s", 0.0045, false, "4.5ms"},
 		{"recovered", 1, false, "yes"},
 		{"recovered", 0, false, "no"},
 	} {

@@ -104,12 +104,19 @@ func (ch *barChart) noValueStates() []cellState {
 }
 
 // valueText writes a bar's value for a slide: counts as whole numbers with
-// thousands separators, ratios with two decimals, seconds with an "s",
+// thousands separators, ratios with two decimals, seconds with an "s" (and
+// under a second in milliseconds, as a latency reads: 41ms, 4.5ms),
 // booleans as yes or no. Compact writes large numbers as 12.3k or 6.29M.
 func valueText(m model.Metric, v float64, compact bool) string {
 	unit := ""
 	if m.Kind == "seconds" {
 		unit = "s"
+		if ms := v * 1000; v != 0 && math.Abs(v) < 1 {
+			if math.Abs(ms) >= 10 {
+				return grouped(ms, 0) + "ms"
+			}
+			return grouped(ms, 1) + "ms"
+		}
 	}
 	if compact && math.Abs(v) >= 1e4 {
 		return compactNum(v) + unit

@@ -15,7 +15,10 @@ func Number(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
 		return grouped(x, 0)
 	}
-	return fmt.Sprintf("%.1f", x)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprintf("%.1f", x)
+	}
+	return grouped(x, 1)
 }
 
 // Ratio writes a ratio with two decimals: 1.43.

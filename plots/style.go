@@ -62,15 +62,18 @@ func fillRect(c draw.Canvas, r vg.Rectangle, col color.Color) {
 	c.FillPolygon(col, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
 }
 
-// header draws the figure's title and its subtitle (wrapped to the width)
-// at the top of c and returns the canvas below them.
+// header draws the figure's title and its subtitle, each wrapped to the
+// width, at the top of c and returns the canvas below them.
 func header(c draw.Canvas, title, subtitle string) draw.Canvas {
 	c = draw.Crop(c, margin, -margin, margin, -margin)
 	ts := textStyle(titleSize)
 	ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 	y := c.Max.Y
-	c.FillText(ts, vg.Point{X: c.Center().X, Y: y}, title)
-	y -= ts.Height(title) + 0.03*vg.Inch
+	for _, line := range wrapEven(ts, title, c.Max.X-c.Min.X) {
+		c.FillText(ts, vg.Point{X: c.Center().X, Y: y}, line)
+		y -= ts.Height(line)
+	}
+	y -= 0.03 * vg.Inch
 	ss := textStyle(subtitleSize)
 	ss.Color = color.Gray{Y: 0x40}
 	ss.XAlign, ss.YAlign = draw.XCenter, draw.YTop
@@ -105,6 +108,23 @@ func wrap(sty text.Style, s string, w vg.Length) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// wrapEven breaks s into as few lines no wider than w as wrap does, but
+// of about the same width: a title too long for one line reads as two
+// halves, not as a line and a stray word.
+func wrapEven(sty text.Style, s string, w vg.Length) []string {
+	lines := wrap(sty, s, w)
+	if len(lines) < 2 {
+		return lines
+	}
+	step := vg.Points(4)
+	for n := sty.Width(s) / vg.Length(len(lines)); n < w; n += step {
+		if even := wrap(sty, s, n); len(even) == len(lines) {
+			return even
+		}
+	}
+	return lines
 }
 
 // wrapItems breaks a " · " separated list into lines no wider than w,

@@ -201,16 +201,22 @@ func show(v any) string {
 	return fmt.Sprint(v)
 }
 
-// summarizeValues lists an axis's values, eliding the middle of long lists.
+// summarizeValues lists an axis's values, eliding the middle of long lists;
+// values that hold commas themselves ("p95, cap 2%") are parted by
+// semicolons, so that each reads as one.
 func summarizeValues(vs []sweep.Value) string {
 	texts := make([]string, len(vs))
+	sep := ", "
 	for i, v := range vs {
 		texts[i] = v.Text
+		if strings.Contains(v.Text, ",") {
+			sep = "; "
+		}
 	}
 	if len(texts) > 8 {
-		return fmt.Sprintf("%s, %s, %s, …, %s (%d values)", texts[0], texts[1], texts[2], texts[len(texts)-1], len(texts))
+		return strings.Join([]string{texts[0], texts[1], texts[2], "…", fmt.Sprintf("%s (%d values)", texts[len(texts)-1], len(texts))}, sep)
 	}
-	return strings.Join(texts, ", ")
+	return strings.Join(texts, sep)
 }
 
 // reportColumns are the metrics report.md tables show.
