@@ -60,7 +60,8 @@ func cellSentence(c *sweep.Cell, r *model.Result) string {
 		fmt.Fprintf(&b, " (%s× on average during the fault)", num1(r.WindowRateX))
 	}
 	if r.PeakQueue > 0 {
-		fmt.Fprintf(&b, ", %s queue at %s calls", own, plots.Number(math.Round(r.PeakQueue)))
+		q := math.Round(r.PeakQueue)
+		fmt.Fprintf(&b, ", %s queue at %s call%s", own, plots.Number(q), plural(int(q)))
 	}
 	switch {
 	case r.Wasted() > 0:

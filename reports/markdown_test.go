@@ -1,9 +1,12 @@
 package reports
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/stormlab/stormlab/experiments"
 	"github.com/stormlab/stormlab/experiments/sweep"
+	"github.com/stormlab/stormlab/model"
 )
 
 // An axis's values are listed with commas, or with semicolons when a value
@@ -27,6 +30,25 @@ func TestSummarizeValues(t *testing.T) {
 	} {
 		if got := summarizeValues(c.vs); got != c.want {
 			t.Errorf("summarizeValues = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// A cell's sentence counts its peak queue in calls, one call in the
+// singular: a queue of 1 (a mean over replicates, rounded) is "1 call".
+func TestCellSentenceQueue(t *testing.T) {
+	e, err := experiments.Parse("graph.toml", []byte(graphCells), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.Grid.Cells()[2] // the chain
+	for _, q := range []struct {
+		peak float64
+		want string
+	}{{1.2, "its queue at 1 call,"}, {2.8, "its queue at 3 calls,"}} {
+		r := model.Result{Metrics: model.Metrics{PeakQueue: q.peak, Verdict: model.Recovered}, Replicates: 1}
+		if got := cellSentence(&c, &r); !strings.Contains(got, q.want) {
+			t.Errorf("peak queue %v: %q lacks %q", q.peak, got, q.want)
 		}
 	}
 }
