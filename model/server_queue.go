@@ -297,7 +297,11 @@ func (q *queueServer) compact() {
 		}
 		out = append(out, e)
 	}
-	clear(q.q[len(out):])
+	if !q.s.gs.recycle {
+		// Only groups not recycled are garbage once let go (cancel_abandoned):
+		// the stale entries beyond out would keep them.
+		clear(q.q[len(out):])
+	}
 	q.q, q.head = out, 0
 	q.compactAt = len(out)
 }
