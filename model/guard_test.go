@@ -95,7 +95,8 @@ func TestStateSizes(t *testing.T) {
 
 // TestHotTypesFitCacheLines: a storm reads and writes millions of groups in
 // no order and copies every event through the calendar, so a group stays
-// one 64-byte cache line and an event half of one (BenchmarkStorm10k and
+// one 64-byte cache line, starting one (past the first small blocks), and
+// an event half of one (BenchmarkStorm10k and
 // BenchmarkPolicies measure what a larger one costs).
 func TestHotTypesFitCacheLines(t *testing.T) {
 	if g := unsafe.Sizeof(group{}); g > 64 {
@@ -103,5 +104,12 @@ func TestHotTypesFitCacheLines(t *testing.T) {
 	}
 	if e := unsafe.Sizeof(event{}); e > 32 {
 		t.Errorf("an event takes %d bytes, more than 32", e)
+	}
+	// Past the first small blocks, every group starts a cache line.
+	var gs groups
+	for i := range 4096 {
+		if g := gs.fresh(); i >= 1024 && uintptr(unsafe.Pointer(g))%64 != 0 {
+			t.Fatalf("group %d (a block of %d) starts %d bytes into a cache line", i, gs.block, uintptr(unsafe.Pointer(g))%64)
+		}
 	}
 }

@@ -39,9 +39,50 @@ type qEntry struct {
 	g  *group
 	n  int64
 	at int32
-	// open is the last tick at which compact may take g for open, none of
-	// its calls withdrawn, without reading it (openUntil); −1: it reads g.
+	// open is the last tick at which the room may take g for open, none of
+	// its calls withdrawn, without reading it (openUntil). Before the run
+	// ends (open < openForRun), it is g's deadline, and the entry borrows
+	// the reference of g's timeout event, due then, instead of holding one:
+	// after that tick g has given up on the calls (and withdrawn them, where
+	// the room drops expired work), and the entry takes them for abandoned
+	// without reading g, which may have been recycled (lapse). −1: the
+	// entry holds a reference to g and reads it.
 	open int32
+}
+
+// openForRun is qEntry.open for a group open, none of its calls withdrawn,
+// to the end of the run: its deadline is after it. The entry holds a
+// reference to g.
+const openForRun = math.MaxInt32
+
+// borrowed reports whether e refers to its group without holding a
+// reference to it (qEntry.open).
+func (e *qEntry) borrowed() bool { return e.g != nil && e.open >= 0 && e.open < openForRun }
+
+// lapse takes the calls of e, when it borrowed its group and that group's
+// deadline has passed, for abandoned without reading the group: merged with
+// their neighbours as calls of no group, or gone where the room drops
+// expired work (dropping), as the timeout withdrew them. Poisoned runs
+// check that the group did give up on them.
+func (q *queueServer) lapse(e *qEntry, dropping bool) {
+	if !e.borrowed() || q.s.now <= int64(e.open) {
+		return
+	}
+	if q.s.p.poison && e.g.state == gsOpen {
+		panic(fmt.Sprintf("stochastic engine: tick %d: a waiting group still open after its deadline, tick %d", q.s.now, e.open))
+	}
+	e.g, e.open = nil, -1
+	if dropping {
+		e.n = 0
+	}
+}
+
+// let drops e's reference to its group, if it holds one.
+func (q *queueServer) let(e *qEntry) {
+	if e.g != nil && !e.borrowed() {
+		q.s.gs.release(e.g)
+	}
+	e.g = nil
 }
 
 func (q *queueServer) begin(t int64, _ *Segment) { q.cl.advance(t) }
@@ -74,11 +115,14 @@ func (q *queueServer) arrive(g *group, n int64) {
 
 // enqueue puts n calls of g at the end of this room.
 func (q *queueServer) enqueue(g *group, n int64) {
-	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.apart || int64(q.q[k].at) == q.s.now) {
-		q.q[k].n += n
+	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.q[k].borrowed() || q.s.now <= int64(q.q[k].open)) && (!q.apart || int64(q.q[k].at) == q.s.now) {
+		q.q[k].n += n // (a borrowed entry past its group's deadline may name a group recycled since)
 	} else {
-		q.q = append(q.q, qEntry{g: g, n: n, at: int32(q.s.now), open: q.openUntil(g)})
-		g.refs++
+		e := qEntry{g: g, n: n, at: int32(q.s.now), open: q.openUntil(g)}
+		if !e.borrowed() {
+			g.refs++
+		}
+		q.q = append(q.q, e)
 	}
 	g.queued += n
 	q.queued += n
@@ -131,6 +175,7 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 			i = len(q.q) - 1
 		}
 		e := &q.q[i]
+		q.lapse(e, dropping)
 		e.dropWithdrawn()
 		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (dropping || e.g.state == gsCancelled) {
 			e.n = 0 // withdrawn: no longer counted in queued
@@ -151,10 +196,7 @@ func (q *queueServer) serve(c int64, start func(g *group, k, at int64)) (int64, 
 			}
 		}
 		if e.n <= 0 {
-			if e.g != nil {
-				s.gs.release(e.g)
-				e.g = nil
-			}
+			q.let(e)
 			if lifo {
 				q.q = q.q[:i]
 			} else {
@@ -196,6 +238,7 @@ func (q *queueServer) shed(e *qEntry) {
 func (q *queueServer) shedOldest(limit int64) {
 	for q.head < len(q.q) && q.s.now-int64(q.q[q.head].at) > limit {
 		e := &q.q[q.head]
+		q.lapse(e, q.s.p.DropExpired)
 		e.dropWithdrawn()
 		if e.n > 0 && e.g != nil && e.g.state != gsOpen && (q.s.p.DropExpired || e.g.state == gsCancelled) {
 			e.n = 0
@@ -203,10 +246,7 @@ func (q *queueServer) shedOldest(limit int64) {
 		if e.n > 0 {
 			q.shed(e)
 		}
-		if e.g != nil {
-			q.s.gs.release(e.g)
-			e.g = nil
-		}
+		q.let(e)
 		q.head++
 	}
 }
@@ -215,8 +255,9 @@ func (q *queueServer) shedOldest(limit int64) {
 // counted from now on), drops withdrawn ones and reclaims served ones, when
 // the queue has doubled or as much has been served as is left: amortised
 // constant time per entry. An entry whose group is known to be open
-// (openUntil) is kept without reading the group: in a storm the groups
-// waiting are millions, rarely in cache.
+// (openUntil) is kept without reading the group, and one past that group's
+// deadline lapses without reading it: in a storm the groups waiting are
+// millions, rarely in cache.
 func (q *queueServer) compact() {
 	live := len(q.q) - q.head
 	grown := live >= 256 && live >= 2*q.compactAt
@@ -227,13 +268,14 @@ func (q *queueServer) compact() {
 	dropping, now, poison := q.s.p.DropExpired, q.s.now, q.s.p.poison
 	out := q.q[:0]
 	for _, e := range q.q[q.head:] {
-		if now <= int64(e.open) {
+		if e.g != nil && now <= int64(e.open) {
 			if poison && (e.g.state != gsOpen || e.g.excess() > 0) {
 				panic(fmt.Sprintf("stochastic engine: tick %d: a waiting group taken for open until tick %d is not", now, e.open))
 			}
 			out = append(out, e) // open: kept as it is
 			continue
 		}
+		q.lapse(&e, dropping)
 		e.dropWithdrawn()
 		if e.n == 0 {
 			if e.g != nil {
@@ -255,7 +297,11 @@ func (q *queueServer) compact() {
 		}
 		out = append(out, e)
 	}
-	clear(q.q[len(out):])
+	if !q.s.gs.recycle {
+		// Only groups not recycled are garbage once let go (cancel_abandoned):
+		// the stale entries beyond out would keep them.
+		clear(q.q[len(out):])
+	}
 	q.q, q.head = out, 0
 	q.compactAt = len(out)
 }
@@ -283,9 +329,14 @@ func (q *queueServer) checkCounts() {
 	var sum int64
 	per := map[*group]int64{}
 	for _, e := range q.q[q.head:] {
-		if e.g == nil {
+		switch {
+		case e.borrowed() && q.s.now > int64(e.open): // lapsed: abandoned, or withdrawn
+			if !q.s.p.DropExpired {
+				sum += e.n
+			}
+		case e.g == nil:
 			sum += e.n
-		} else {
+		default:
 			per[e.g] += e.n
 		}
 	}
@@ -337,12 +388,16 @@ func (q *queueServer) withdraw(g *group, n int64) {
 // tick, and withdraws its calls; unless it is closed already, the run
 // cancels abandoned work (cancel_abandoned, fixed for a run), or it has an
 // extra part (a hedged try, or one whose tries are stamped), which may
-// close it or withdraw calls earlier: then −1, and compact reads it.
+// close it or withdraw calls earlier: then −1, and compact reads it. A
+// deadline after the run has no timeout event: openForRun.
 func (q *queueServer) openUntil(g *group) int32 {
 	if g.state != gsOpen || g.x != nil || q.s.p.Cancel {
 		return -1
 	}
-	return int32(min(g.deadline, math.MaxInt32))
+	if g.deadline >= q.s.p.Ticks {
+		return openForRun // no timeout event to borrow from
+	}
+	return int32(g.deadline)
 }
 
 // dropWithdrawn drops from an entry the calls of its group that were withdrawn.
@@ -369,6 +424,12 @@ func (q *queueServer) adopt(old, np *Plan) {
 	if old.Collapse != np.Collapse {
 		q.cl = newCollapse(np.Collapse)
 	}
+	if np.DropExpired != old.DropExpired {
+		q.lapseAll(old.DropExpired)
+		if q.later != nil {
+			q.later.lapseAll(old.DropExpired)
+		}
+	}
 	if np.DropExpired && !old.DropExpired {
 		q.dropAbandoned()
 		if q.later != nil {
@@ -385,6 +446,15 @@ func (q *queueServer) retriesApart(a admitter) {
 	q.prio = ok && r.retriesApart()
 	if q.prio && q.later == nil {
 		q.later = &queueServer{s: q.s, lifo: q.lifo, apart: q.apart}
+	}
+}
+
+// lapseAll lapses every entry whose group's deadline has passed, as the
+// room did (dropping) when it did: before a change that starts or stops
+// dropping expired work.
+func (q *queueServer) lapseAll(dropping bool) {
+	for i := q.head; i < len(q.q); i++ {
+		q.lapse(&q.q[i], dropping)
 	}
 }
 

@@ -273,7 +273,9 @@ func checkVerdict(t *testing.T, sc *Scenario, res *Result, desc string) {
 }
 
 // TestStochasticRecycling runs random scenarios, nested chains that fail
-// everything, the storm chain's configurations and the FIG. 1 server with
+// everything, the storm chain's configurations, the FIG. 1 server, storms
+// whose waiting room starts or stops dropping expired work, and a jittered
+// nested storm with
 // recycled groups kept poisoned instead of reused: any use of a group after
 // the engine let go of it panics, and the results are those of a normal run.
 func TestStochasticRecycling(t *testing.T) {
@@ -294,6 +296,15 @@ func TestStochasticRecycling(t *testing.T) {
 	for _, policy := range server60Policies {
 		cases = append(cases, server60(policy, 3*time.Second))
 	}
+	// A waiting room that stops dropping expired work, and one that starts:
+	// the entries past their group's deadline (lapse) go as dropped, then
+	// stay as abandoned work.
+	drops := blipStorm("stochastic", 6*time.Minute)
+	drops.Dependency.DropExpired = true
+	cases = append(cases,
+		then(drops, 3*time.Minute, map[string]any{"dependency.drop_expired": false}, func(s *Scenario) { s.Dependency.DropExpired = false }),
+		then(blipStorm("stochastic", 6*time.Minute), 3*time.Minute, map[string]any{"dependency.drop_expired": true}, func(s *Scenario) { s.Dependency.DropExpired = true }),
+		jitteredChain(0))
 	for i, sc := range cases {
 		checkRecycling(t, i, sc, uint64(i+1))
 	}
