@@ -115,8 +115,12 @@ func (q *queueServer) arrive(g *group, n int64) {
 
 // enqueue puts n calls of g at the end of this room.
 func (q *queueServer) enqueue(g *group, n int64) {
-	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.q[k].borrowed() || q.s.now <= int64(q.q[k].open)) && (!q.apart || int64(q.q[k].at) == q.s.now) {
-		q.q[k].n += n // (a borrowed entry past its group's deadline may name a group recycled since)
+	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.q[k].borrowed() || q.s.now < int64(q.q[k].open)) && (!q.apart || int64(q.q[k].at) == q.s.now) {
+		// A borrowed entry from its group's deadline tick on may name a
+		// group recycled since, at its timeout, and opened anew (a hedge
+		// sent in the same tick's last phase may be one): it takes no
+		// calls of the group it names then.
+		q.q[k].n += n
 	} else {
 		e := qEntry{g: g, n: n, at: int32(q.s.now), open: q.openUntil(g)}
 		if !e.borrowed() {

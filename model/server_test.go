@@ -73,3 +73,38 @@ func TestLatencyServer(t *testing.T) {
 		t.Errorf("latency server: %v", m)
 	}
 }
+
+// A waiting room's entry that borrowed its group's timeout reference takes
+// no calls from its deadline tick on: its group may have been recycled at
+// that timeout and opened anew in the same tick (a hedge sent in the
+// tick's last phase is), and the new group's calls are not the old one's.
+func TestBorrowedEntryRecycled(t *testing.T) {
+	sc := Default()
+	sc.Engine, sc.Load, sc.Duration = "stochastic", 10, Duration(time.Minute)
+	p, err := sc.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStoch(p, 1, false)
+	defer s.r.release()
+	s.begin()
+	q := s.srv.(*queueServer)
+	s.now = p.Ticks / 4
+	g := s.gs.get()
+	*g = group{state: gsOpen, deadline: s.now, refs: 1} // the timeout event's reference
+	q.enqueue(g, 5)
+	if len(q.q) != 1 || !q.q[0].borrowed() {
+		t.Fatalf("entries %+v; want one, borrowed", q.q)
+	}
+	g.state = gsClosed // its timeout, in the deadline tick's last phase
+	s.gs.release(g)
+	h := s.gs.get() // the same group, opened anew for a hedge
+	if h != g {
+		t.Skip("the group was not handed out again")
+	}
+	*h = group{state: gsOpen, deadline: s.now + 10, refs: 1}
+	q.enqueue(h, 3)
+	if len(q.q) != 2 || q.q[0].n != 5 || q.q[1].n != 3 || q.q[1].g != h {
+		t.Errorf("entries %+v; want the old group's 5 calls and the new one's 3 apart", q.q)
+	}
+}
