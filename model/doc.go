@@ -279,16 +279,16 @@
 // over its states. Most of the cost is the failures: the 19 calls to
 // servers failing 1% retry 19 times as often as the chain's one (6.91
 // million retries in the hour against 0.36 million), and a retry costs a
-// group of its own and the splits of the fans above it, some 2,400
+// group of its own and the splits of the fans above it, some 2,450
 // instructions (a chain's some 3,200). With no call failing
 // (BenchmarkGraph10Clean over BenchmarkChain26Like10Clean) the graph costs
-// 2.56 times the chain; its failures alone cost 2.65 times the whole
+// 2.61 times the chain; its failures alone cost 2.69 times the whole
 // chain, which puts 3 times out of reach while a retry costs a graph what
 // it costs a chain. A chain whose server fails 16.5% of calls makes as
 // many calls and retries as the graph (BenchmarkChain26SameCalls10,
 // TestSameCalls10), but its retries come a dozen or more to a group, one
 // group a tick, where the graph's come one or two to a group from 19
-// calls: the graph costs 3.12 times that chain.
+// calls: the graph costs 3.17 times that chain.
 //
 // A fault that hits a server (outage, degradation, slowdown) names its
 // service (fault.service; it may be left out when only one service has a
