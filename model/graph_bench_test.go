@@ -18,7 +18,7 @@ func graph10() Scenario {
 	db := func(name string) GraphService {
 		s := DefaultService()
 		s.Name = name
-		s.Server.Capacity, s.Server.FailureProbability = 1e6, 0.01
+		s.Server.Capacity, s.Server.FailureProbability = 1e6, benchFailP
 		return s
 	}
 	services := []GraphService{service("gw", "parallel", "all"), service("a", "parallel", "all"), service("b", "parallel", "all"),
@@ -37,6 +37,10 @@ func graph10() Scenario {
 	return sc
 }
 
+// benchFailP is the share of calls graph10's databases fail, and
+// chainLike10's server.
+const benchFailP = 0.01
+
 // benchLayer is graph10's policy of every call.
 func benchLayer() Layer {
 	l := DefaultLayer()
@@ -53,7 +57,7 @@ func chainLike10() Scenario {
 	sc.Engine, sc.Tick, sc.Arrivals, sc.Duration = "stochastic", ms(10), "poisson", Duration(time.Hour)
 	sc.Load = 19 * 10000
 	sc.Layer = []Layer{benchLayer()}
-	sc.Dependency.Capacity, sc.Dependency.FailureProbability = 1e6, 0.01
+	sc.Dependency.Capacity, sc.Dependency.FailureProbability = 1e6, benchFailP
 	return sc
 }
 
@@ -87,8 +91,7 @@ func chain26Like10() Scenario {
 // the runs' calls and retries agree).
 func chain26SameCalls10() Scenario {
 	sc := chain26Like10()
-	p := graph10().Graph.Service[5].Server.FailureProbability
-	r := 19 * (p + p*p)
+	r := 19 * (benchFailP + benchFailP*benchFailP)
 	sc.Dependency.FailureProbability = (math.Sqrt(1+4*r) - 1) / 2
 	return sc
 }

@@ -113,13 +113,13 @@ func (q *queueServer) arrive(g *group, n int64) {
 	q.enqueue(g, n)
 }
 
-// enqueue puts n calls of g at the end of this room.
+// enqueue puts n calls of g at the end of this room. They join the last entry when it is g's (and, where the room keeps
+// ticks apart, of this tick), unless that entry borrowed its reference and
+// its group's deadline tick has come: the group it names may have been
+// recycled at its timeout and opened anew since (a hedge sent in the
+// tick's last phase may be one).
 func (q *queueServer) enqueue(g *group, n int64) {
 	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.q[k].borrowed() || q.s.now < int64(q.q[k].open)) && (!q.apart || int64(q.q[k].at) == q.s.now) {
-		// A borrowed entry from its group's deadline tick on may name a
-		// group recycled since, at its timeout, and opened anew (a hedge
-		// sent in the same tick's last phase may be one): it takes no
-		// calls of the group it names then.
 		q.q[k].n += n
 	} else {
 		e := qEntry{g: g, n: n, at: int32(q.s.now), open: q.openUntil(g)}

@@ -69,7 +69,7 @@ func header(c draw.Canvas, title, subtitle string) draw.Canvas {
 	ts := textStyle(titleSize)
 	ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 	y := c.Max.Y
-	for _, line := range wrapEven(ts, title, c.Max.X-c.Min.X) {
+	for _, line := range wrapEven(ts, title, slack*(c.Max.X-c.Min.X)) {
 		c.FillText(ts, vg.Point{X: c.Center().X, Y: y}, line)
 		y -= ts.Height(line)
 	}
