@@ -204,3 +204,57 @@ func TestChangeDropExpired(t *testing.T) {
 		t.Errorf("%v, healthy %v s after the switch; want within 3 minutes", m, m.AfterChangeS)
 	}
 }
+
+// TestChangeStartsHedging: a change that turns hedging on in a chain: the
+// tries in flight then were sent with no hedger to stamp them, so their
+// latency is unknown and none of it reaches the new hedger (the engine
+// read a send tick they never had, and stopped). One caller with a 100 ms
+// timeout before a server answering in an exponential 20 ms: with a
+// 50 ms delay, e^−2.5 ≈ 8.2% of calls are hedged from the change on, none
+// before; at the 90th percentile of the answers, the delay settles near
+// 20 ms · ln 10 ≈ 46 ms, some 10% of calls.
+func TestChangeStartsHedging(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		hedge  Hedge
+		set    map[string]any
+		lo, hi float64 // hedges per request after the change
+	}{
+		{"delay", Hedge{Delay: ms(50), MaxShare: 0.5}, map[string]any{"layer.0.hedge.delay": "50ms", "layer.0.hedge.max_share": 0.5},
+			0.9 * math.Exp(-2.5), 1.1 * math.Exp(-2.5)},
+		{"percentile", Hedge{Delay: ms(50), Percentile: 90, MaxShare: 0.5}, map[string]any{"layer.0.hedge.delay": "50ms", "layer.0.hedge.percentile": 90, "layer.0.hedge.max_share": 0.5},
+			0.07, 0.13},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := Default()
+			sc.Engine, sc.Tick, sc.Arrivals, sc.Duration, sc.Load = "stochastic", ms(1), "poisson", Duration(200*time.Second), 1000
+			sc.Layer = []Layer{DefaultLayer()}
+			sc.Layer[0].Timeout = ms(100)
+			sc.Dependency.Capacity, sc.Dependency.Latency, sc.Dependency.Service = 1e6, ms(20), Service{Kind: "exponential"}
+			const at = 100
+			sc = then(sc, at*time.Second, c.set, func(s *Scenario) { s.Layer[0].Hedge = c.hedge })
+			p, err := sc.Resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := RunPlan(t.Context(), p, 3, Options{Series: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var hedges, requests float64
+			for _, r := range res.Series.Rows {
+				switch {
+				case r.T < at && r.Hedges > 0:
+					t.Fatalf("%g hedges at %g s, before the change", r.Hedges, r.T)
+				case r.T >= at:
+					hedges, requests = hedges+r.Hedges, requests+r.Requests
+				}
+			}
+			if share := hedges / requests; share < c.lo || share > c.hi {
+				t.Errorf("%.4f hedges per request after the change, want %.4f to %.4f", share, c.lo, c.hi)
+			} else {
+				t.Logf("%.4f hedges per request after the change", share)
+			}
+		})
+	}
+}

@@ -55,7 +55,7 @@ type group struct {
 type groupExtra struct {
 	kids []*group // with cancel_abandoned: groups started for this one
 	hg   *hedge   // a hedged try: the pair's state; nil otherwise
-	born int64    // with hedging or an adaptive limit: the tick the try was sent
+	born int64    // with hedging or an adaptive limit: the tick the try was sent (stamped)
 	// arrived: a top-layer group, with measure_latency: the tick its user
 	// request arrived.
 	arrived int64
@@ -67,6 +67,9 @@ type groupExtra struct {
 	// whose parallel calls started together after an earlier batch's
 	// (see callOut); its fan is the batch's.
 	hop bool
+	// stamped: born holds the tick the tries were sent. A try sent before
+	// a change turned hedging on has none: its latency is unknown.
+	stamped bool
 	// limIn: on a layer with an adaptive concurrency limit, the tries in
 	// flight under it when g's were sent (born: the tick they were); at
 	// most its max_limit, 10^9 (Validate), so it fits.
@@ -96,6 +99,14 @@ func (g *group) clearExtra() {
 		*fn = (*fn)[:0]
 	}
 	*g.x = groupExtra{fan: fn}
+}
+
+// sentAt is the tick g's tries were sent, when it was stamped (born).
+func (g *group) sentAt() (int64, bool) {
+	if g.x == nil || !g.x.stamped {
+		return 0, false
+	}
+	return g.x.born, true
 }
 
 // isHop reports whether g is a hop: a batch of its parent's instances

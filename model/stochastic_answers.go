@@ -207,7 +207,9 @@ func (s *stoch) settle(g *group, k int64, out outcome) {
 		return
 	}
 	if h := s.hedgerOf(g.layer); h != nil {
-		h.succeeded(s.now, s.now-g.x.born, k)
+		if at, ok := g.sentAt(); ok { // unknown for a try sent before a change turned hedging on
+			h.succeeded(s.now, s.now-at, k)
+		}
 	}
 	s.succeed(g, k)
 }

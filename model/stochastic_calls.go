@@ -177,7 +177,8 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	g.clearExtra()
 	if s.stamps {
 		if s.hedgerOf(layer) != nil {
-			g.ext().born = s.now
+			x := g.ext()
+			x.born, x.stamped = s.now, true
 		}
 		if s.okLat != nil && parent == nil {
 			g.ext().arrived = arrived

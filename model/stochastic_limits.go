@@ -63,7 +63,7 @@ func (s *stoch) wakeLimiter(l *limiter, layer int8, client int32, at int64, last
 func (s *stoch) limitStamp(g *group) {
 	if l := s.lims.of(g.layer, g.client); l != nil && l.adapts {
 		x := g.ext()
-		x.born, x.limIn = s.now, int32(l.inflight)
+		x.born, x.stamped, x.limIn = s.now, true, int32(l.inflight)
 	}
 }
 
