@@ -73,12 +73,12 @@ func (s *stoch) callOut(g *group, n int64) {
 		return
 	}
 	at := g // the group the calls are made for
-	if x := g.ext(); x.fan != nil && len(*x.fan) > 0 {
+	if x := s.gs.ext(g); x.fan != nil && len(*x.fan) > 0 {
 		at = s.hop(g)
 	} else {
 		g.refs++ // pinned while its calls start
 	}
-	x := at.ext()
+	x := s.gs.ext(at)
 	if x.fan == nil {
 		x.fan = new(fan)
 	}
@@ -96,13 +96,13 @@ func (s *stoch) callOut(g *group, n int64) {
 // state decide for its instances, and cancelling g cancels its calls.
 func (s *stoch) hop(g *group) *group {
 	h := s.gs.get()
-	h.clearExtra()
-	*h = group{parent: g, x: h.x, deadline: g.deadline, client: g.client, refs: 1, dl: g.dl,
+	s.gs.reuse(h)
+	*h = group{parent: g, deadline: g.deadline, client: g.client, refs: 1, dl: g.dl,
 		attempt: g.attempt, layer: g.layer, state: gsOpen, retry: g.retry, flaky: g.flaky}
-	h.ext().hop = true
+	s.gs.ext(h).hop = true
 	g.refs++
 	if s.p.Cancel {
-		x := g.ext()
+		x := s.gs.ext(g)
 		x.kids = append(x.kids, h)
 	}
 	return h

@@ -51,7 +51,7 @@ type group struct {
 // groupExtra is the part of a group that only runs with hedging,
 // cancellation or withdrawals need. Kept apart, a group is one
 // 64-byte cache line: a storm touches millions of them in no order.
-// A recycled group keeps its extra, emptied when it is opened again.
+// A recycled group keeps its extra until it is opened again (reuse).
 type groupExtra struct {
 	kids []*group // with cancel_abandoned: groups started for this one
 	hg   *hedge   // a hedged try: the pair's state; nil otherwise
@@ -80,25 +80,40 @@ type groupExtra struct {
 	fan *fan
 }
 
-// ext returns g's extra part, made on first use.
-func (g *group) ext() *groupExtra {
+// ext returns g's extra part, taken from gs on first use.
+func (gs *groups) ext(g *group) *groupExtra {
 	if g.x == nil {
-		g.x = &groupExtra{}
+		g.x = gs.extra()
 	}
 	return g.x
 }
 
-// clearExtra empties the extra part a recycled g kept, for a group opened
-// anew; its fan's room is kept.
-func (g *group) clearExtra() {
-	if g.x == nil {
-		return
+// reuse readies g, fresh or recycled (get), to be opened anew: the extra
+// part a recycled group kept goes back to gs unread, to be emptied only
+// when a group needs one (extra). In a graph most groups need none, and
+// emptying the extra of each group opened was a cache miss each.
+func (gs *groups) reuse(g *group) {
+	if g.x != nil {
+		gs.extras = append(gs.extras, g.x)
+		g.x = nil
 	}
-	fn := g.x.fan
+}
+
+// extra is an empty extra part: one a recycled group handed back (reuse),
+// emptied now with its fan's room kept, or a new one.
+func (gs *groups) extra() *groupExtra {
+	k := len(gs.extras)
+	if k == 0 {
+		return &groupExtra{}
+	}
+	x := gs.extras[k-1]
+	gs.extras = gs.extras[:k-1]
+	fn := x.fan
 	if fn != nil {
 		*fn = (*fn)[:0]
 	}
-	*g.x = groupExtra{fan: fn}
+	*x = groupExtra{fan: fn}
+	return x
 }
 
 // sentAt is the tick g's tries were sent, when it was stamped (born).
@@ -163,9 +178,10 @@ func (g *group) excess() int64 {
 // children, so groups are left to the garbage collector instead.
 type groups struct {
 	free    []*group
-	live    int64   // groups in use
-	slab    []group // fresh groups
-	block   int     // size of the last block allocated
+	extras  []*groupExtra // the extra parts recycled groups kept, for groups that need one (reuse, extra)
+	live    int64         // groups in use
+	slab    []group       // fresh groups
+	block   int           // size of the last block allocated
 	recycle bool
 	poison  bool // tests: keep recycled groups poisoned instead of reusing them
 }

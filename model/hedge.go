@@ -59,7 +59,7 @@ func (s *stoch) hedgeNow(g *group) {
 	s.tk.hedges += m
 	hg := &hedge{paired: m, single: [2]int64{g.waiting - m, 0}}
 	h := s.open(g.parent, g.layer, int32(g.attempt), g.client, g.prevWait, flagsOf(true, g.flaky, g.afterTimeout), g.reqDL(), g.arrivedAt(), m)
-	gx, hx := g.ext(), h.ext()
+	gx, hx := s.gs.ext(g), s.gs.ext(h)
 	h.deadline, hx.born, hx.stamped = g.deadline, gx.born, gx.stamped
 	hg.g = [2]*group{g, h}
 	gx.hg, hx.hg, hx.side = hg, hg, 1

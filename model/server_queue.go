@@ -383,7 +383,7 @@ func (q *queueServer) withdraw(g *group, n int64) {
 	}
 	q.queued -= n
 	g.queued -= n
-	g.ext().excess += n
+	q.s.gs.ext(g).excess += n
 }
 
 // openUntil is the last tick at which g, whose calls join the room now,

@@ -166,6 +166,7 @@ func (s *stoch) start(parent *group, layer int8, attempt, client, wait int32, f 
 // (startPinned).
 func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f startFlags, dl, arrived, n int64) *group {
 	g := s.gs.get() // a fresh or recycled group
+	s.gs.reuse(g)
 	deadline := dl
 	if t := s.p.Chain[layer].Timeout; t >= 0 {
 		deadline = min(s.now+t, dl)
@@ -174,14 +175,13 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 	g.attempt, g.client, g.prevWait, g.refs = int16(attempt), client, wait, 1 // pinned while it starts
 	g.layer, g.state, g.retry, g.afterTimeout, g.flaky, g.gave = layer, gsOpen, f.has(startRetry), f.has(startAfterTimeout), f.has(startFlaky), false
 	g.setReqDL(dl)
-	g.clearExtra()
 	if s.stamps {
 		if s.hedgerOf(layer) != nil {
-			x := g.ext()
+			x := s.gs.ext(g)
 			x.born, x.stamped = s.now, true
 		}
 		if s.okLat != nil && parent == nil {
-			g.ext().arrived = arrived
+			s.gs.ext(g).arrived = arrived
 		}
 		if s.lims != nil {
 			s.limitStamp(g)
@@ -192,7 +192,7 @@ func (s *stoch) open(parent *group, layer int8, attempt, client, wait int32, f s
 			parent.refs++
 		}
 		if s.p.Cancel {
-			x := parent.ext()
+			x := s.gs.ext(parent)
 			x.kids = append(x.kids, g)
 		}
 	}

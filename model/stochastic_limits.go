@@ -62,7 +62,7 @@ func (s *stoch) wakeLimiter(l *limiter, layer int8, client int32, at int64, last
 // how many were in flight then.
 func (s *stoch) limitStamp(g *group) {
 	if l := s.lims.of(g.layer, g.client); l != nil && l.adapts {
-		x := g.ext()
+		x := s.gs.ext(g)
 		x.born, x.stamped, x.limIn = s.now, true, int32(l.inflight)
 	}
 }
