@@ -69,6 +69,8 @@ type stoch struct {
 	// okLat and errLat count the latencies of user requests answered with
 	// a success and with an error (measure_latency); nil without.
 	okLat, errLat *latencyHistogram
+
+	warmed uint8 // what warm read, kept so that its reads are made
 }
 
 // runStochastic runs one seeded replicate of p.
@@ -302,6 +304,7 @@ func (s *stoch) step(t int64) {
 	// 3. the dependency works
 	s.srv.work(t, sg, sl.lists[phService])
 	// 4. hedges and deadlines
+	s.warmed |= warm(sl.lists[phTimeout])
 	for i := 0; i < len(sl.lists[phTimeout]); i++ {
 		ev := &sl.lists[phTimeout][i]
 		if ev.kind == evHedge {
@@ -555,4 +558,23 @@ func (s *stoch) refresh() {
 	s.gated = s.breakers != nil || s.lims != nil
 	s.stamps = s.hedgers != nil || s.okLat != nil || s.lims.adapts()
 	s.ends = s.budgets.on() || s.lims != nil
+}
+
+// warm reads the groups a tick's hedges and deadlines will read (step 4),
+// and their parents, in a loop of its own just before. A group's timeout
+// comes a timeout after it was last touched, and in a storm, with
+// millions of groups, it is rarely in cache any more, nor is its parent,
+// which a try that fails for good answers: read one by one amid the work
+// of each timeout, every read waits for memory in turn; read in this
+// loop, with nothing depending on them, the reads wait together. It
+// changes nothing but what is in cache.
+func warm(evs []event) (x uint8) {
+	for i := range evs {
+		g := evs[i].g
+		x |= uint8(g.state)
+		if p := g.parent; p != nil {
+			x |= uint8(p.state)
+		}
+	}
+	return x
 }
