@@ -99,12 +99,13 @@ func chain26SameCalls10() Scenario {
 // BenchmarkGraph10: one op is one run of graph10. Compare with
 // BenchmarkChain26Like10, the chain of as many calls for as many requests,
 // BenchmarkChain26SameCalls10, that chain making as many retries too, and
-// BenchmarkChainLike10, the chain of as many calls to servers (benchstat,
-// or side by side: -bench 'Like10|SameCalls10|Graph10'). The aim is 3
-// times Chain26Like10's instructions (callgrind, one op each); the
-// README's Performance section has the ratio measured and where the
-// graph's cost goes: its groups, and the answers its fans split and the
-// calls its servers serve, which a chain's groups do not have.
+// BenchmarkChainLike10, the chain of as many calls to servers (side by
+// side: -bench 'Like10$|SameCalls10$|Graph10$' -count 10, then benchstat).
+// The aim is a graph's hour in at most 3 times the time of a chain making
+// as many calls; the README's Performance section has the ratios
+// measured, in time and in callgrind's instructions, and model/doc.go
+// where the graph's cost goes: its groups, and the answers its fans split
+// and the calls its servers serve, which a chain's groups do not have.
 func BenchmarkGraph10(b *testing.B) { benchStorm(b, graph10()) }
 
 // BenchmarkChainLike10: one op is one run of chainLike10.
