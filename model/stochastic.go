@@ -73,6 +73,9 @@ type stoch struct {
 	warmed uint8 // what warm read, kept so that its reads are made
 }
 
+// warmRun is how many of a tick's timeouts warm reads ahead at a time.
+const warmRun = 256
+
 // runStochastic runs one seeded replicate of p.
 func runStochastic(p *Plan, seed uint64, series bool, g *guard) (Metrics, *Series, []string) {
 	return runStochasticTo(p, seed, series, g, nil)
@@ -304,8 +307,10 @@ func (s *stoch) step(t int64) {
 	// 3. the dependency works
 	s.srv.work(t, sg, sl.lists[phService])
 	// 4. hedges and deadlines
-	s.warmed |= warm(sl.lists[phTimeout])
 	for i := 0; i < len(sl.lists[phTimeout]); i++ {
+		if i%warmRun == 0 {
+			s.warmed |= warm(sl.lists[phTimeout][i:min(i+warmRun, len(sl.lists[phTimeout]))])
+		}
 		ev := &sl.lists[phTimeout][i]
 		if ev.kind == evHedge {
 			s.hedgeNow(ev.g)
@@ -560,13 +565,16 @@ func (s *stoch) refresh() {
 	s.ends = s.budgets.on() || s.lims != nil
 }
 
-// warm reads the groups a tick's hedges and deadlines will read (step 4),
-// and their parents, in a loop of its own just before. A group's timeout
-// comes a timeout after it was last touched, and in a storm, with
+// warm reads the groups that the next events of a tick's hedges and
+// deadlines (step 4) will read, and their parents, in a loop of its own
+// just before they are handled, warmRun events at a time. A group's
+// timeout comes a timeout after it was last touched, and in a storm, with
 // millions of groups, it is rarely in cache any more, nor is its parent,
 // which a try that fails for good answers: read one by one amid the work
 // of each timeout, every read waits for memory in turn; read in this
-// loop, with nothing depending on them, the reads wait together. It
+// loop, with nothing depending on them, the reads wait together. A run of
+// 256 events reads at most 32 KiB of groups, which stay in cache until
+// their turn, where a tick's whole list, thousands in a storm, may not. It
 // changes nothing but what is in cache.
 func warm(evs []event) (x uint8) {
 	for i := range evs {
