@@ -186,6 +186,10 @@ type groups struct {
 	poison  bool // tests: keep recycled groups poisoned instead of reusing them
 }
 
+// get returns a fresh group or a recycled one. A recycled group still
+// holds the extra part it kept; the two that open groups (stoch.open and
+// hop) hand it back with reuse first, outside get, which stays small
+// enough to be inlined.
 func (gs *groups) get() *group {
 	gs.live++
 	if k := len(gs.free); k > 0 {

@@ -113,11 +113,12 @@ func (q *queueServer) arrive(g *group, n int64) {
 	q.enqueue(g, n)
 }
 
-// enqueue puts n calls of g at the end of this room. They join the last entry when it is g's (and, where the room keeps
-// ticks apart, of this tick), unless that entry borrowed its reference and
-// its group's deadline tick has come: the group it names may have been
-// recycled at its timeout and opened anew since (a hedge sent in the
-// tick's last phase may be one).
+// enqueue puts n calls of g at the end of this room. They join the last
+// entry when it is g's (and, where the room keeps ticks apart, of this
+// tick), unless that entry borrowed its reference and its group's
+// deadline tick has come: the group it names may have been recycled at
+// its timeout and opened anew since (a hedge sent in the tick's last
+// phase may be one).
 func (q *queueServer) enqueue(g *group, n int64) {
 	if k := len(q.q) - 1; k >= q.head && q.q[k].g == g && (!q.q[k].borrowed() || q.s.now < int64(q.q[k].open)) && (!q.apart || int64(q.q[k].at) == q.s.now) {
 		q.q[k].n += n
