@@ -442,7 +442,13 @@
 // generator starts a tick's requests later than a quarter of the user's
 // per-try timeout at its 99th percentile, or later than the whole timeout
 // at worst (in the scenario's time), or the process takes 95% of the
-// machine's CPU, lab writes nothing, says why, and exits 1.
+// machine's CPU, lab writes nothing, says why, and exits 1. Every call
+// carries the tick the model has it reach its server in, and every answer
+// the tick the model has its caller see it in (the network's delays
+// added); the report says how many came in a later tick, and how late. The
+// model's hops take no time, so a count that follows from the order of
+// events within a tick (which retry a budget pays for, which call finds a
+// breaker open) is the model's only while none does.
 //
 // Flags:
 //
@@ -463,7 +469,7 @@
 //	stormlab lab -figures=false -out /tmp/lab experiments/one-hop.toml
 //
 // The FIG. 1 experiments (server-60, switch-to-budget) run their [lab]
-// cells at speed 10, a minute of real time, and need a machine that is not
+// cells at speed 5, two minutes of real time, and need a machine that is not
 // busy with other work: on one that is, the generator falls behind and the
 // run is refused.
 //

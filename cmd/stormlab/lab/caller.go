@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/failsafe-go/failsafe-go"
@@ -82,10 +83,24 @@ type refusedByBudget struct{ err error }
 func (r *refusedByBudget) Error() string { return "retry refused by the budget: " + r.err.Error() }
 func (r *refusedByBudget) Unwrap() error { return r.err }
 
-// callState is one call's memory across its tries.
+// callState is one call's memory across its tries, and due, the tick the
+// model has the call's latest event in: its arrival, then each try's
+// answer (or its timeout) and each retry's send. A try is sent with the
+// due its retry was given, and the call's answer is due when its last
+// event was.
 type callState struct {
 	prevWait     int32
 	afterTimeout bool
+	due          atomic.Int64 // set by each copy of a hedged try
+}
+
+// answered checks that a try's answer came in the tick it is due in, as
+// its trailer says, and makes it the call's latest event.
+func (cs *callState) answered(k *counters, trailer metadata.MD) {
+	if at := dueOf(trailer); at >= 0 {
+		k.crossed(at)
+		cs.due.Store(at)
+	}
 }
 
 type callKey struct{}
@@ -159,6 +174,8 @@ func (c *caller) executor(lp model.LayerPlan, s *clientState, breaker failsafe.P
 				s.mu.Unlock()
 				cs.prevWait = int32(w)
 				// due in tick f + 1 + wait, f the tick the failure is seen in
+				// (the model's: the tick it was due to be seen in)
+				cs.due.Add(1 + w)
 				return time.Until(c.clock.at(c.clock.tick() + 1 + w))
 			}).Build()
 		policies = append(policies, rp)
@@ -173,15 +190,15 @@ func (c *caller) executor(lp model.LayerPlan, s *clientState, breaker failsafe.P
 }
 
 // call sends one call of the layer down, with its policies, and answers
-// its outcome.
-func (c *caller) call(ctx context.Context, n note) error {
+// its outcome and the tick the model has it answered in.
+func (c *caller) call(ctx context.Context, n note) (int64, error) {
 	ph := c.phaseAt(c.clock.tick())
 	cl := c.client(ph, n)
 	s := c.stateOf(ph, cl)
 	lp, budgets := c.phases[ph].lp, c.phases[ph].budgets
 	cs := &callState{}
+	cs.due.Store(n.Due)
 	ctx = context.WithValue(ctx, callKey{}, cs)
-	body := n.frame()
 	try := func(ex failsafe.Execution[any]) error {
 		attempt := 1
 		tctx := ctx
@@ -197,22 +214,29 @@ func (c *caller) call(ctx context.Context, n note) error {
 			tctx, cancel = context.WithTimeout(tctx, c.clock.wallTicks(float64(lp.Timeout)))
 			defer cancel()
 		}
-		send := func(ctx context.Context) error {
+		due := cs.due.Load()
+		send := func(ctx context.Context, due int64) error {
 			c.k.inFlight.Add(1)
 			defer c.k.inFlight.Add(-1)
+			nt := n
+			nt.Due = due
+			body := nt.frame()
 			var out frame
 			var trailer metadata.MD
-			return finalOf(grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl), grpc.Trailer(&trailer)), trailer)
+			err := grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl), grpc.Trailer(&trailer))
+			cs.answered(c.k, trailer)
+			return finalOf(err, trailer)
 		}
 		var err error
 		if h := c.phases[ph].hedging; h != nil {
-			err = h.try(tctx, send, budgets, c.layer, cl)
+			err = h.try(tctx, due, send, budgets, c.layer, cl)
 		} else {
-			err = send(tctx)
+			err = send(tctx, due)
 		}
 		timedOut := err != nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		if timedOut {
 			c.k.add(cTimeouts, 1)
+			cs.due.Store(due + lp.Timeout)
 		}
 		afterTimeout := cs.afterTimeout
 		cs.afterTimeout = timedOut
@@ -243,9 +267,9 @@ func (c *caller) call(ctx context.Context, n note) error {
 	if c.native {
 		try = func(ex failsafe.Execution[any]) error {
 			if ex != nil {
-				return c.callNative(ex.Context(), cl, body)
+				return c.callNative(ex.Context(), cl, n, cs)
 			}
-			return c.callNative(ctx, cl, body)
+			return c.callNative(ctx, cl, n, cs)
 		}
 	}
 	var err error
@@ -255,7 +279,7 @@ func (c *caller) call(ctx context.Context, n note) error {
 		err = s.exec.WithContext(ctx).RunWithExecution(try)
 	}
 	c.countRefusal(err)
-	return err
+	return cs.due.Load(), err
 }
 
 // countFinal counts an answer not to retry that ended a call with attempts

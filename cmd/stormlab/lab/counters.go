@@ -35,6 +35,30 @@ type counters struct {
 	// late is the tries through gRPC's own retries that took longer than
 	// their layer's per-try timeout, which gRPC cannot enforce.
 	late atomic.Int64
+	// crossings is the calls that reached a server and the answers that
+	// reached a caller with the tick they were due in known; behind is
+	// those that came in a later tick, lagMost the most ticks one came
+	// after (crossed).
+	crossings, behind, lagMost atomic.Int64
+}
+
+// crossed checks that a call reached its server, or an answer its caller,
+// in the tick the model has it there, due: the model's hops take no time
+// (the network's delays aside, which are added to due), so every count
+// that depends on the order of events within a tick holds only while the
+// real stack crosses its hops within the tick. due < 0: not known.
+func (k *counters) crossed(due int64) {
+	if due < 0 {
+		return
+	}
+	k.crossings.Add(1)
+	lag := k.clock.tick() - due
+	if lag <= 0 {
+		return
+	}
+	k.behind.Add(1)
+	for m := k.lagMost.Load(); lag > m && !k.lagMost.CompareAndSwap(m, lag); m = k.lagMost.Load() {
+	}
 }
 
 func newCounters(c *clock) *counters {

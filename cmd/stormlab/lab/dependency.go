@@ -54,11 +54,14 @@ type waiter struct {
 	gone bool // its caller has gone and it was withdrawn
 }
 
-// reply is a served call's answer and the tick it is due in: the tick it
-// was served in plus the service latency.
+// reply is a served call's answer, the tick it is due in (the tick it was
+// served in plus the service latency), and the tick its caller is due to
+// see it in: the same, but for a waiting room's answer served with no
+// latency, which the room gives just after the tick it was served in.
 type reply struct {
 	err error
 	at  int64
+	due int64
 }
 
 func newDependency(p *model.Plan, c *clock, k *counters, seed uint64) *dependency {
@@ -69,7 +72,8 @@ func newDependency(p *model.Plan, c *clock, k *counters, seed uint64) *dependenc
 // UNAVAILABLE, the status retry policies retry.
 func unavailable(why string) error { return status.Error(codes.Unavailable, why) }
 
-func (d *dependency) call(ctx context.Context, n note) error {
+func (d *dependency) call(ctx context.Context, n note) (int64, error) {
+	d.k.crossed(n.Due)
 	t := d.clock.tick()
 	d.k.addAt(cCalls, t, 1)
 	d.mu.Lock()
@@ -79,7 +83,7 @@ func (d *dependency) call(ctx context.Context, n note) error {
 			err := d.failure("flaky")
 			d.mu.Unlock()
 			d.endOfTick(ctx, t)
-			return err
+			return t, err
 		}
 	}
 	if !d.p.Server.Queues() {
@@ -99,20 +103,20 @@ func (d *dependency) call(ctx context.Context, n note) error {
 		d.mu.Unlock()
 		if !ok {
 			d.endOfTick(ctx, t)
-			return err
+			return t, err
 		}
 		d.k.addAt(cServed, t, 1)
-		return d.answer(ctx, reply{err, at})
+		return d.answer(ctx, reply{err, at, at})
 	}
 	if d.p.Pushback > 0 && d.live > d.p.Pushback {
 		d.mu.Unlock()
 		d.endOfTick(ctx, t)
-		return pushback(ctx, "overloaded: do not retry")
+		return t, pushback(ctx, "overloaded: do not retry")
 	}
 	if d.p.QueueLimit > 0 && d.live >= d.p.QueueLimit {
 		err := d.failure("queue full")
 		d.mu.Unlock()
-		return err
+		return t, err
 	}
 	w := &waiter{ctx: ctx, done: make(chan reply, 1)}
 	d.waiting = append(d.waiting, w)
@@ -134,7 +138,7 @@ func (d *dependency) call(ctx context.Context, n note) error {
 			}
 			d.mu.Unlock()
 		}
-		return status.FromContextError(ctx.Err()).Err()
+		return -1, status.FromContextError(ctx.Err()).Err()
 	}
 }
 
@@ -161,16 +165,16 @@ func (d *dependency) endOfTick(ctx context.Context, t int64) {
 // (at once when that has passed). A success whose caller has gone by then
 // is wasted work, counted in that tick, as the model counts an answer
 // nobody waits for.
-func (d *dependency) answer(ctx context.Context, r reply) error {
+func (d *dependency) answer(ctx context.Context, r reply) (int64, error) {
 	gone := ctx.Err() != nil // gone before it was served: counted then
 	d.endOfTick(ctx, r.at)
 	if ctx.Err() != nil {
 		if r.err == nil && !gone {
 			d.k.addAt(cWasted, r.at, 1)
 		}
-		return status.FromContextError(ctx.Err()).Err()
+		return -1, status.FromContextError(ctx.Err()).Err()
 	}
-	return r.err
+	return r.due, r.err
 }
 
 // failure is an error answer of the dependency: one not to retry with the
@@ -264,7 +268,8 @@ func (d *dependency) serve(t int64) {
 		if d.failAnyway() {
 			err = d.failure("failed")
 		}
-		w.done <- reply{err, t + d.p.ServiceTicks(d.seg)}
+		at := t + d.p.ServiceTicks(d.seg)
+		w.done <- reply{err, at, max(at, t+1)}
 	}
 	if d.head > 1024 && d.head*2 > len(d.waiting) {
 		d.waiting = append(d.waiting[:0], d.waiting[d.head:]...)

@@ -146,7 +146,7 @@ func Experiment(ctx context.Context, e *experiments.Experiment, s Settings, log 
 			lc.Comparisons = append(lc.Comparisons, cmp)
 		}
 		o.Cells = append(o.Cells, lc)
-		fmt.Fprintf(log, "lab %s: %s: %d of %d columns agree (lag p99 %.3f s, CPU %.0f%%)\n", e.Name, c.Label(), len(lc.Comparisons)-lc.Disagreement, len(lc.Comparisons), run.Keep.LagP99, 100*run.Keep.CPU)
+		fmt.Fprintf(log, "lab %s: %s: %d of %d columns agree (lag p99 %.3f s, CPU %.0f%%, %d of %d crossings behind the model's ticks)\n", e.Name, c.Label(), len(lc.Comparisons)-lc.Disagreement, len(lc.Comparisons), run.Keep.LagP99, 100*run.Keep.CPU, run.Keep.Behind, run.Keep.Crossings)
 	}
 	o.Took = time.Since(start)
 	return o, nil

@@ -197,7 +197,7 @@ func (g *generator) run(ctx context.Context) {
 		budgets.tick(t, perClient)
 		g.k.addAt(cRequests, t, n)
 		for _, c := range clients {
-			nt := note{Request: g.next, Client: c, Flaky: g.flaky()}
+			nt := note{Request: g.next, Client: c, Flaky: g.flaky(), Due: t}
 			g.next++
 			g.started.Add(1)
 			g.wg.Add(1)
@@ -218,7 +218,7 @@ func (g *generator) request(ctx context.Context, n note) {
 		dl, _ := ctx.Deadline()
 		n.Deadline = dl.UnixNano()
 	}
-	err := g.top.call(ctx, n)
+	_, err := g.top.call(ctx, n)
 	if ctx.Err() != nil && g.p.Deadline < 0 {
 		return // the run ended first: the request is pending
 	}

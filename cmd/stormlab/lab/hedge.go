@@ -100,9 +100,10 @@ func hedgingOf(phases []phase, p *model.Plan, layer int, c *clock, k *counters) 
 	return newHedging(p, layer, c, k)
 }
 
-// try sends one try through send, hedged; send is given each copy's
-// context, which the winner's answer cancels for the loser.
-func (h *hedging) try(ctx context.Context, send func(context.Context) error, budgets *budgetGate, layer, client int) error {
+// try sends one try, due in tick due, through send, hedged; send is given
+// each copy's context, which the winner's answer cancels for the loser,
+// and the tick the copy is due in.
+func (h *hedging) try(ctx context.Context, due int64, send func(context.Context, int64) error, budgets *budgetGate, layer, client int) error {
 	t := &hedgeTry{born: h.clock.tick()}
 	h.mu.Lock()
 	t.delay = h.rule.Sent(t.born)
@@ -124,7 +125,11 @@ func (h *hedging) try(ctx context.Context, send func(context.Context) error, bud
 			}
 			h.k.add(cHedges, 1)
 		}
-		err := send(ex.Context())
+		copyDue := due
+		if ex.IsHedge() {
+			copyDue += t.delay
+		}
+		err := send(ex.Context(), copyDue)
 		if err == nil && t.ok.Add(1) > 1 {
 			// both copies answered with a success: the second is wasted
 			// work, as the model counts an answer to a copy its twin

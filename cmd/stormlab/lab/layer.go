@@ -18,7 +18,8 @@ type layer struct {
 	cancel bool
 }
 
-func (l *layer) call(ctx context.Context, n note) error {
+func (l *layer) call(ctx context.Context, n note) (int64, error) {
+	l.below.k.crossed(n.Due)
 	if !l.cancel {
 		ctx = context.WithoutCancel(ctx)
 		if n.Deadline != 0 {
@@ -27,8 +28,9 @@ func (l *layer) call(ctx context.Context, n note) error {
 			defer stop()
 		}
 	}
-	if err := l.below.call(ctx, n); err != nil {
-		return passUp(ctx, err)
+	due, err := l.below.call(ctx, n)
+	if err != nil {
+		return due, passUp(ctx, err)
 	}
-	return nil
+	return due, nil
 }

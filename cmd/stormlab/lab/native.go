@@ -103,8 +103,11 @@ func (tryStats) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Conte
 func (tryStats) HandleConn(context.Context, stats.ConnStats)                       {}
 
 // callNative sends a call through gRPC's own retries; a call that failed
-// with attempts left was refused by the retry throttling.
-func (c *caller) callNative(ctx context.Context, cl int, body frame) error {
+// with attempts left was refused by the retry throttling. Its tries carry
+// no due tick (gRPC resends the first's body); its answer does, into cs.
+func (c *caller) callNative(ctx context.Context, cl int, n note, cs *callState) error {
+	n.Due = -1
+	body := n.frame()
 	tc := &tryCounter{}
 	if c.lp.Timeout >= 0 {
 		tc.timeout = c.clock.wallTicks(float64(c.lp.Timeout))
@@ -115,6 +118,7 @@ func (c *caller) callNative(ctx context.Context, cl int, body frame) error {
 	c.k.inFlight.Add(1)
 	err := finalOf(grpc.Invoke(ctx, hopMethod, &body, &out, c.conn(cl), grpc.Trailer(&trailer)), trailer)
 	c.k.inFlight.Add(-1)
+	cs.answered(c.k, trailer)
 	var f *final
 	switch left := tc.n.Load() < c.lp.Attempts; {
 	case errors.As(err, &f):

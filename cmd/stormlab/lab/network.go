@@ -46,12 +46,20 @@ func (n *network) delay() int64 {
 	return 0
 }
 
-func (n *network) call(ctx context.Context, nt note) error {
+func (n *network) call(ctx context.Context, nt note) (int64, error) {
 	// the call crosses even when its caller gives up on the way, as the
 	// model's call in flight still arrives
-	time.Sleep(n.clock.wallTicks(float64(n.delay())))
-	err := n.hop.call(ctx, nt)
-	back := time.NewTimer(n.clock.wallTicks(float64(n.delay())))
+	d := n.delay()
+	time.Sleep(n.clock.wallTicks(float64(d)))
+	if nt.Due >= 0 {
+		nt.Due += d
+	}
+	due, err := n.hop.call(ctx, nt)
+	d = n.delay()
+	if due >= 0 {
+		due += d
+	}
+	back := time.NewTimer(n.clock.wallTicks(float64(d)))
 	defer back.Stop()
 	select {
 	case <-back.C:
@@ -61,6 +69,7 @@ func (n *network) call(ctx context.Context, nt note) error {
 		if err == nil {
 			n.k.add(cWasted, 1)
 		}
+		return -1, err
 	}
-	return err
+	return due, err
 }

@@ -42,12 +42,27 @@ type Run struct {
 
 // Keep is how well the machine kept up with a run: the load generator's
 // lag in the scenario's seconds (99th percentile, largest), the most either
-// may be for the run to be reported, and the share of the machine's CPU the
-// process used.
+// may be for the run to be reported, the share of the machine's CPU the
+// process used, and how the real stack kept the model's ticks: of the
+// Crossings (calls reaching a server, answers reaching a caller), the
+// Behind ones came in a later tick than the model has them in, the latest
+// BehindMost ticks late. The model's hops take no time, so a count that
+// depends on the order of events within a tick (which retry a budget pays
+// for, which call finds a breaker open) holds only while none is behind.
 type Keep struct {
 	LagP99, LagMax     float64
 	LimitP99, LimitMax float64
 	CPU                float64
+	Crossings, Behind  int64
+	BehindMost         int64
+}
+
+// Behindness says how many crossings came late, or "" when none did.
+func (k Keep) Behindness() string {
+	if k.Behind == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of its %d calls and answers crossed a hop in a later tick than the model has them in, the latest %d ticks late", k.Behind, k.Crossings, k.BehindMost)
 }
 
 // lagLimits are the most a run's generator may lag, in the scenario's
@@ -237,7 +252,8 @@ wait:
 		notes = appendOnce(notes, "gRPC's retryPolicy has no per-try timeout; no try through it took longer than its layer's, so the model's timeout never made a difference here")
 	}
 	l99, lmost := lagLimits(p)
-	r := &Run{Result: measure(p, k, opt.Windows), Keep: Keep{LagP99: lp99, LagMax: lmax, LimitP99: l99, LimitMax: lmost, CPU: cpu}, Notes: notes}
+	r := &Run{Result: measure(p, k, opt.Windows), Keep: Keep{LagP99: lp99, LagMax: lmax, LimitP99: l99, LimitMax: lmost, CPU: cpu,
+		Crossings: k.crossings.Load(), Behind: k.behind.Load(), BehindMost: k.lagMost.Load()}, Notes: notes}
 	return r, nil
 }
 

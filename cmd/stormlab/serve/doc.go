@@ -51,8 +51,9 @@
 // file is, at X times the scenario's speed (default: the experiment's
 // [lab] speed, else 1). It answers 202 and sends "lab" events: the lab's
 // series so far, second by second, which the page draws over the model's;
-// at its end the lab's verdict beside the model's on the same file, or in
-// words why there is none (the machine could not keep up, by the lab's own
+// at its end the lab's verdict beside the model's on the same file, with
+// a note when the real stack fell behind the model's ticks, or in words
+// why there is none (the machine could not keep up, by the lab's own
 // checks). A scenario the lab cannot run is refused (400) with the lab's
 // reason. One lab run at a time per server (another is answered 503); it
 // stops with POST /api/runs/{id}/lab/stop, a reset, or the run's end.

@@ -25,7 +25,10 @@ type labProgress struct {
 	Verdict      string   `json:"verdict,omitempty"`       // the lab's, by the model's rule
 	ModelVerdict string   `json:"model_verdict,omitempty"` // the model's run of the same file
 	Notes        []string `json:"notes,omitempty"`         // where the real libraries differ from the model
-	Problem      string   `json:"problem,omitempty"`
+	// Behind is the lab's calls and answers that crossed a hop in a later
+	// tick than the model has them in (a note says so in words).
+	Behind  int64  `json:"behind,omitempty"`
+	Problem string `json:"problem,omitempty"`
 }
 
 // labRequest starts a lab run: its speed, or the experiment's [lab] speed
@@ -142,6 +145,10 @@ func (r *run) runLab(ctx context.Context, cancel context.CancelFunc, id int, c s
 	p.Rows = rowsOf(res.Result.Series.Rows, nil, 0, step, faults)
 	p.Verdict, p.ModelVerdict = res.Result.Verdict.String(), mr.Verdict.String()
 	p.Notes = res.Notes
+	if why := res.Keep.Behindness(); why != "" {
+		p.Behind = res.Keep.Behind
+		p.Notes = append(slices.Clone(p.Notes), "The real stack fell behind the model's ticks: "+why+". A count that depends on the order of events within a tick may differ for that reason.")
+	}
 	send(p)
 }
 
