@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,16 +9,22 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/stormlab/stormlab/experiments"
 )
 
 // TestBrowserLab presses "run this on the real stack" on the FIG. 1
-// server with immediate retries and a 3 s outage, both the page and the
-// lab at 10×: the lab's series (counted in real gRPC servers on loopback)
+// server with immediate retries and a 3 s outage, the page at 10× and the
+// lab at the experiment's [lab] speed: the lab's series (counted in real gRPC servers on loopback)
 // is drawn over the model's as it comes, and at its end the page gives
 // the lab's verdict beside the model's, or says in words that the machine
 // could not keep up. The picture is left in the temporary directory for a
 // reader to look at (it varies with the machine's timing).
 func TestBrowserLab(t *testing.T) {
+	e, err := experiments.Load("../../experiments/server-60.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel, url := explorer(t, "../../experiments/server-60.toml")
 	defer cancel()
 	poll := func(expr string, d time.Duration) chromedp.Action[chromedp.Void] {
@@ -48,8 +55,8 @@ func TestBrowserLab(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(status, "running on gRPC on loopback at 10×") {
-		t.Errorf("the lab's status while it runs: %q", status)
+	if want := fmt.Sprintf("running on gRPC on loopback at %v×", e.Lab.Speed); !strings.Contains(status, want) {
+		t.Errorf("the lab's status while it runs: %q, want it to say %q", status, want)
 	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
