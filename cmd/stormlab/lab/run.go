@@ -62,7 +62,11 @@ func (k Keep) Behindness() string {
 	if k.Behind == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of its %d calls and answers crossed a hop in a later tick than the model has them in, the latest %d ticks late", k.Behind, k.Crossings, k.BehindMost)
+	ticks := "ticks"
+	if k.BehindMost == 1 {
+		ticks = "tick"
+	}
+	return fmt.Sprintf("%d of its %d calls and answers crossed a hop in a later tick than the model has them in, the latest %d %s late", k.Behind, k.Crossings, k.BehindMost, ticks)
 }
 
 // lagLimits are the most a run's generator may lag, in the scenario's
