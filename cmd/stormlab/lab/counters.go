@@ -37,9 +37,9 @@ type counters struct {
 	late atomic.Int64
 	// crossings is the calls that reached a server and the answers that
 	// reached a caller with the tick they were due in known; behind is
-	// those that came in a later tick, lagMost the most ticks one came
+	// those that came in a later tick, behindMost the most ticks one came
 	// after (crossed).
-	crossings, behind, lagMost atomic.Int64
+	crossings, behind, behindMost atomic.Int64
 }
 
 // crossed checks that a call reached its server, or an answer its caller,
@@ -57,7 +57,7 @@ func (k *counters) crossed(due int64) {
 		return
 	}
 	k.behind.Add(1)
-	for m := k.lagMost.Load(); lag > m && !k.lagMost.CompareAndSwap(m, lag); m = k.lagMost.Load() {
+	for m := k.behindMost.Load(); lag > m && !k.behindMost.CompareAndSwap(m, lag); m = k.behindMost.Load() {
 	}
 }
 

@@ -113,10 +113,10 @@ func (o *Outcome) report(w io.Writer, s Settings, figs []plots.Figure) error {
 			}
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cmp.Column.Name, valueText(cmp.Metric, cmp.Model), valueText(cmp.Metric, cmp.Lab), mark)
 		}
-		fmt.Fprintf(&b, "\nThe machine kept up: the load generator's lag was %.3f s of the scenario's time at its 99th percentile (%.3f s at worst), and the lab used %.0f%% of the machine's CPU.",
+		fmt.Fprintf(&b, "\nThe load generator kept up: its lag was %.3f s of the scenario's time at its 99th percentile (%.3f s at worst), and the lab used %.0f%% of the machine's CPU.",
 			c.Keep.LagP99, c.Keep.LagMax, 100*c.Keep.CPU)
 		if why := c.Keep.Behindness(); why != "" {
-			fmt.Fprintf(&b, " The real stack fell behind the model's ticks: %s. A count that depends on the order of events within a tick may differ for that reason.", why)
+			b.WriteString(" " + why)
 		} else {
 			fmt.Fprintf(&b, " Each of the %d calls and answers crossed its hop in the tick the model has it in.", c.Keep.Crossings)
 		}

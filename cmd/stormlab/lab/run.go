@@ -57,7 +57,8 @@ type Keep struct {
 	BehindMost         int64
 }
 
-// Behindness says how many crossings came late, or "" when none did.
+// Behindness says, for a report or a note, how many crossings came late
+// and what that means for the counts; "" when none did.
 func (k Keep) Behindness() string {
 	if k.Behind == 0 {
 		return ""
@@ -66,7 +67,7 @@ func (k Keep) Behindness() string {
 	if k.BehindMost == 1 {
 		ticks = "tick"
 	}
-	return fmt.Sprintf("%d of its %d calls and answers crossed a hop in a later tick than the model has them in, the latest %d %s late", k.Behind, k.Crossings, k.BehindMost, ticks)
+	return fmt.Sprintf("The real stack fell behind the model's ticks: %d of its %d calls and answers crossed a hop in a later tick than the model has them in, the latest %d %s late. A count that depends on the order of events within a tick may differ for that reason.", k.Behind, k.Crossings, k.BehindMost, ticks)
 }
 
 // lagLimits are the most a run's generator may lag, in the scenario's
@@ -257,7 +258,7 @@ wait:
 	}
 	l99, lmost := lagLimits(p)
 	r := &Run{Result: measure(p, k, opt.Windows), Keep: Keep{LagP99: lp99, LagMax: lmax, LimitP99: l99, LimitMax: lmost, CPU: cpu,
-		Crossings: k.crossings.Load(), Behind: k.behind.Load(), BehindMost: k.lagMost.Load()}, Notes: notes}
+		Crossings: k.crossings.Load(), Behind: k.behind.Load(), BehindMost: k.behindMost.Load()}, Notes: notes}
 	return r, nil
 }
 

@@ -147,7 +147,7 @@ func (r *run) runLab(ctx context.Context, cancel context.CancelFunc, id int, c s
 	p.Notes = res.Notes
 	if why := res.Keep.Behindness(); why != "" {
 		p.Behind = res.Keep.Behind
-		p.Notes = append(slices.Clone(p.Notes), "The real stack fell behind the model's ticks: "+why+". A count that depends on the order of events within a tick may differ for that reason.")
+		p.Notes = append(slices.Clone(p.Notes), why)
 	}
 	send(p)
 }
