@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"os"
 	"strconv"
@@ -107,12 +108,30 @@ func jitteredStorm(span, step time.Duration) Scenario {
 
 // BenchmarkJitteredStorm: one op is 40 simulated seconds of jitteredStorm
 // (30 s of it in the storm), exact and with jitter steps of 50 and 100 ms.
+// state_MB is the most state the run held (peakState), from one more run
+// after the timed ones: how much of it a cache can hold decides much of
+// ns/call.
 func BenchmarkJitteredStorm(b *testing.B) {
 	for _, step := range []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond} {
 		b.Run("step="+step.String(), func(b *testing.B) {
-			benchCalls(b, jitteredStorm(40*time.Second, step))
+			sc := jitteredStorm(40*time.Second, step)
+			benchCalls(b, sc)
+			b.ReportMetric(float64(peakState(b, sc))/(1<<20), "state_MB")
 		})
 	}
+}
+
+// peakState runs sc (seed 1) once and returns the most bytes of state it
+// held, as the engine counts them for -max-memory: its groups, scheduled
+// events and waiting-room entries.
+func peakState(b *testing.B, sc Scenario) int64 {
+	p, err := sc.Resolve()
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := newGuard(context.Background(), 0)
+	runStochastic(p, 1, false, g)
+	return g.peak
 }
 
 // benchCalls runs sc (seed 1) as one op and reports its calls at the
