@@ -108,9 +108,9 @@ func jitteredStorm(span, step time.Duration) Scenario {
 
 // BenchmarkJitteredStorm: one op is 40 simulated seconds of jitteredStorm
 // (30 s of it in the storm), exact and with jitter steps of 50 and 100 ms.
-// state_MB is the most state the run held (peakState), from one more run
-// after the timed ones: how much of it a cache can hold decides much of
-// ns/call.
+// state_MB is the most state the run held (peakState), measured in one
+// more run after the timed ones: the exact storm's is larger than most
+// processors' last-level cache.
 func BenchmarkJitteredStorm(b *testing.B) {
 	for _, step := range []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond} {
 		b.Run("step="+step.String(), func(b *testing.B) {
