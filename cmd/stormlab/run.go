@@ -21,7 +21,7 @@ K/N it runs only shard K of N and writes a shard folder for stormlab merge.
 
 Examples:
   stormlab run experiments/blip-30s.toml
-  stormlab run -j 1 -out /tmp/r experiments/*.toml
+  stormlab run -j 1 -out /tmp/r experiments/blip-*.toml
   stormlab run -set scenario.dependency.capacity=110 -set 'grid.budget=[0, 0.1]' experiments/budget-headroom.toml
   stormlab run -set scenario.layer.0.timeout=2s experiments/blip-30s.toml
   stormlab run -set grid.blip=5s experiments/blip-phase.toml   # one blip length
