@@ -15,11 +15,12 @@ import (
 
 // TestBrowserLab presses "run this on the real stack" on the FIG. 1
 // server with immediate retries and a 3 s outage, the page at 10× and the
-// lab at the experiment's [lab] speed: the lab's series (counted in real gRPC servers on loopback)
-// is drawn over the model's as it comes, and at its end the page gives
-// the lab's verdict beside the model's, or says in words that the machine
-// could not keep up. The picture is left in the temporary directory for a
-// reader to look at (it varies with the machine's timing).
+// lab at the experiment's [lab] speed: the lab's series (counted in real
+// gRPC servers on loopback) is drawn over the model's as it comes, and at
+// its end the page gives the lab's verdict beside the model's, or says in
+// words that the machine could not keep up. The picture is left in the
+// temporary directory for a reader to look at (it varies with the
+// machine's timing).
 func TestBrowserLab(t *testing.T) {
 	e, err := experiments.Load("../../experiments/server-60.toml", nil)
 	if err != nil {

@@ -91,7 +91,7 @@ func onTicks(t *testing.T, o *Outcome) {
 	t.Helper()
 	for _, c := range o.Cells {
 		if c.Disagreement > 0 && c.Keep.Behind > 0 {
-			t.Skipf("%s: %d columns disagree, and the machine did not keep the model's ticks. %s", c.Cell.Label(), c.Disagreement, c.Keep.Behindness())
+			t.Skipf("%s: %d columns disagree. %s", c.Cell.Label(), c.Disagreement, c.Keep.Behindness())
 		}
 	}
 	disagreements(t, o)
@@ -144,7 +144,7 @@ func TestGRPCThrottleRefusesAsModel(t *testing.T) {
 		c := cellOf(t, o, label)
 		if c.Lab.RefusedBudget == 0 || c.Lab.RefusedBudget != c.Model.RefusedBudget || c.Lab.Calls != c.Model.Calls {
 			if c.Keep.Behind > 0 {
-				t.Skipf("%s: gRPC refused %v retries in %v calls, the model %v in %v, and the machine did not keep the model's ticks. %s", c.Cell.Label(), c.Lab.RefusedBudget, c.Lab.Calls, c.Model.RefusedBudget, c.Model.Calls, c.Keep.Behindness())
+				t.Skipf("%s: gRPC refused %v retries in %v calls, the model %v in %v. %s", c.Cell.Label(), c.Lab.RefusedBudget, c.Lab.Calls, c.Model.RefusedBudget, c.Model.Calls, c.Keep.Behindness())
 			}
 			t.Errorf("%s: gRPC refused %v retries in %v calls, the model's grpc budget %v in %v", c.Cell.Label(), c.Lab.RefusedBudget, c.Lab.Calls, c.Model.RefusedBudget, c.Model.Calls)
 		}
