@@ -9,6 +9,7 @@ import (
 // TestCost: the estimate covers what a run holds at its worst, within an
 // order of magnitude above it.
 func TestCost(t *testing.T) {
+	long(t)
 	for _, c := range []struct {
 		name string
 		sc   Scenario

@@ -45,6 +45,7 @@ func goldenLines(t *testing.T) []string {
 // TestEnginesGolden compares both engines with the metrics and series they
 // gave when testdata/engines.golden was written (-update rewrites it).
 func TestEnginesGolden(t *testing.T) {
+	long(t)
 	t.Parallel()
 	got := goldenLines(t)
 	const path = "testdata/engines.golden"

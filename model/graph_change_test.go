@@ -249,6 +249,7 @@ func resolved(t *testing.T, sc Scenario) *Plan {
 // the change: no hedge is sent before it, and after it e^−2.5 ≈ 0.082 per
 // request, a's calls that have no answer after 50 ms (within 10%).
 func TestGraphChangeHedge(t *testing.T) {
+	long(t)
 	sc := hedgedFanOut(Hedge{})
 	sc.Duration = Duration(200 * time.Second)
 	const at = 100

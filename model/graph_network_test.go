@@ -156,6 +156,7 @@ func TestGraphNetworkCancel(t *testing.T) {
 // server over several too, yet a fan-out of three calls each failing 10%
 // still fails 1 − 0.9³ = 0.271 of its requests, within 1%.
 func TestGraphNetworkFanOut(t *testing.T) {
+	long(t)
 	sc := fanOut(3, 0.1, 1, "all", 0)
 	sc.Tick, sc.Load, sc.Duration = ms(1), 5000, Duration(60*time.Second)
 	sc.Dependency.Network = Network{Kind: "exponential", Delay: ms(20)}

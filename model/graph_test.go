@@ -504,6 +504,7 @@ func TestHopsGivenUp(t *testing.T) {
 // recycled groups kept poisoned (checkRecycling); no request is answered
 // twice, and some succeed and some fail.
 func TestHopsRecycling(t *testing.T) {
+	long(t)
 	i := 0
 	for _, cancel := range []bool{false, true} {
 		for _, deadline := range []time.Duration{0, 1500 * time.Millisecond} {
@@ -621,6 +622,7 @@ func hedgedFanOut(hedge Hedge) Scenario {
 // ticks, so the shares are checked within 10% (failures when hedged,
 // rarer, within 25%).
 func TestHedgedFanOut(t *testing.T) {
+	long(t)
 	plain := hedgedFanOut(Hedge{})
 	hedged := hedgedFanOut(Hedge{Delay: ms(50), MaxShare: 0.5})
 	r0, _ := runGraph(t, plain, 5)

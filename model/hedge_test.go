@@ -47,6 +47,7 @@ func TestHedgeInvariants(t *testing.T) {
 // TestHedgeRecycling: hedged pairs never touch a group the engine let go
 // of (recycled groups are kept poisoned).
 func TestHedgeRecycling(t *testing.T) {
+	long(t)
 	t.Parallel()
 	r := rand.New(rand.NewPCG(73, 74))
 	for i := range 100 {

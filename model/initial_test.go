@@ -62,6 +62,7 @@ func TestInitialAbandoned(t *testing.T) {
 // with retries at three layers tips over on its own; well below capacity
 // it never does.
 func TestSpontaneousCollapse(t *testing.T) {
+	long(t)
 	sc := Default()
 	sc.Engine = "stochastic"
 	sc.Tick = ms(10)

@@ -76,6 +76,7 @@ func (e erlang) downTo(k int) float64 {
 // for one worker its spectral gap agrees with the M/M/1/K's, λ + μ −
 // 2√(λμ)·cos(π/(K+1)).
 func TestMarkovErlang(t *testing.T) {
+	long(t)
 	for _, e := range []erlang{{8, 10, 1, 5}, {9.5, 10, 1, 99}, {12, 10, 1, 40}, {25, 10, 3, 60}, {2.5, 1, 4, 1000}, {2.5, 1, 1, 1000}, {0.4, 1, 1, 1000}, {50, 1, 64, 400}} {
 		p := MarkovPlan{Arrival: e.lambda, Service: e.mu, Workers: e.c, Limit: e.k, Orbit: 0, Timeout: 1, Retries: 0, Alpha: metaforAlpha,
 			High: float64(e.c) * e.mu, Horizon: 3600}

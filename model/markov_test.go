@@ -64,6 +64,7 @@ func metaforPlan(lambda float64, retries int) MarkovPlan {
 // more points of its single-server study, gives Metafor's own stationary
 // means, second eigenvalue and hitting times within 0.1%.
 func TestMarkovMetafor(t *testing.T) {
+	long(t)
 	for _, run := range metaforRuns(t) {
 		p := metaforPlan(run.lambda, run.retries)
 		m, notes := analyseMarkov(p)

@@ -10,6 +10,7 @@ import (
 // TestMinstdFloat checks minstdFloat against the division for every state
 // (with -short, for every state below 2^23 and a sample above).
 func TestMinstdFloat(t *testing.T) {
+	long(t)
 	t.Parallel()
 	step := uint64(1)
 	if testing.Short() {

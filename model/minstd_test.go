@@ -38,6 +38,7 @@ func TestMinstd(t *testing.T) {
 // unrolled form gives the same variates as the plain one, and the mean and
 // variance are λ.
 func TestKnuthPoisson(t *testing.T) {
+	long(t)
 	for _, lam := range []float64{0.05, 0.9722, 3, 30} {
 		a, b := NewMinstd(5), NewMinstd(5)
 		l := math.Exp(-lam)

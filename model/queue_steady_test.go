@@ -12,6 +12,7 @@ import (
 // must give the same metrics, on random scenarios and on the cells of the
 // blip phase diagram (storms that never end, slow drains, quick recoveries).
 func TestSteadyJumpsAreExact(t *testing.T) {
+	long(t)
 	var cases []Scenario
 	r := rand.New(rand.NewPCG(31, 32))
 	for range 300 {

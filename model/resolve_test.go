@@ -34,6 +34,7 @@ func edgeStorm() Scenario {
 // layer's 2 s of work: judged at the bottom it would count as recovered at
 // once.
 func TestHealthAtTheEdge(t *testing.T) {
+	long(t)
 	sc := edgeStorm()
 	p, err := sc.Resolve()
 	if err != nil {

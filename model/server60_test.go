@@ -78,6 +78,7 @@ func server60(policy string, blip time.Duration) Scenario {
 var server60Policies = []string{"immediate", "backoff", "jitter", "budget"}
 
 func TestServer60Blips(t *testing.T) {
+	long(t)
 	for seed := uint64(1); seed <= 5; seed++ {
 		for _, p := range server60Policies {
 			one := runOne(t, server60(p, time.Second), seed)

@@ -36,6 +36,7 @@ func metaforPool(lambda float64, retries int, full bool) Scenario {
 // with 3), the pool's mean over the hour is within 2% of it: the chain's
 // mean is its full mode's, with a little mass in the low one.
 func TestMetaforNeverDrains(t *testing.T) {
+	long(t)
 	recorded := map[[2]float64]float64{}
 	for _, run := range metaforRuns(t) {
 		recorded[[2]float64{run.lambda, float64(run.retries)}] = run.values["queue_mean"]

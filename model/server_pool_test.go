@@ -49,6 +49,7 @@ func poolMeansOver(t *testing.T, sc Scenario, replicates int) Result {
 // average (in_system_mean, over the whole run: the first seconds' warm-up
 // from empty weighs little in 20,000), within 3%.
 func TestMM1MeanInSystem(t *testing.T) {
+	long(t)
 	l := poolMeansOver(t, poolScenario(8, 10, 1, 20000), 8).InSystemMean
 	if want := 0.8 / (1 - 0.8); math.Abs(l-want) > 0.03*want {
 		t.Errorf("M/M/1 at ρ = 0.8: %.3f calls in the system on average, want %.3f ± 3%%", l, want)
@@ -95,6 +96,7 @@ func TestErlangCFormula(t *testing.T) {
 // utilisation 0.9 against Erlang C: the mean wait in the queue
 // (wait_mean_s, measured per call), C(c, a)/(cμ − λ), within 5%.
 func TestErlangCMeanWait(t *testing.T) {
+	long(t)
 	const c, mu, rho = 4, 10.0, 0.9
 	lambda := rho * c * mu
 	wq := poolMeansOver(t, poolScenario(lambda, mu, c, 20000), 6).WaitMeanS
@@ -117,6 +119,7 @@ func TestErlangCMeanWait(t *testing.T) {
 // made apart, which agree on every sample path up to the calls still in
 // the pool when the run ends; 1% covers that over 1,000 s.
 func TestLittle(t *testing.T) {
+	long(t)
 	r := rand.New(rand.NewPCG(19, 2026))
 	laws := serviceKinds()
 	for i := range 18 {

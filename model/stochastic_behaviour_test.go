@@ -34,6 +34,7 @@ func nestedStorm(cancel bool) Scenario {
 // calls whose own caller gave up. Propagating the give-up down the chain
 // ends it.
 func TestCancelAbandoned(t *testing.T) {
+	long(t)
 	for seed := uint64(1); seed <= 3; seed++ {
 		keep := runOne(t, nestedStorm(false), seed)
 		cancel := runOne(t, nestedStorm(true), seed)

@@ -161,6 +161,7 @@ func runOne(t testing.TB, sc Scenario, seed uint64) Metrics {
 // TestStochasticInvariants: requests = successful + failed + pending; calls
 // ≤ requests × FlatAttempts(); results identical for the same seed.
 func TestStochasticInvariants(t *testing.T) {
+	long(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		sc := randomScenario(r)
@@ -391,6 +392,7 @@ func allFail(r *rand.Rand, layers, attempts int) Scenario {
 // that fails everything put exactly r^d calls on it per request, the same as
 // the flat caller with r^d attempts.
 func TestNestedChainMultiplies(t *testing.T) {
+	long(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 120 {
 		layers := 1 + r.IntN(4)

@@ -15,6 +15,7 @@ import (
 // succeeded after it, and a run without demand after the trigger is not
 // judged.
 func TestVerdictNeedsDemand(t *testing.T) {
+	long(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	n := 120
 	if testing.Short() {

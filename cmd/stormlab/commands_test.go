@@ -27,7 +27,9 @@ import (
 // (/tmp/r) is sent to a temporary folder. Merge lines run after the
 // others, over the shards those wrote under out/. Lines that only show a
 // synopsis (FILE.toml, SHARD_DIR, FILE ...) are not commands; make lines are the
-// Makefile's.
+// Makefile's. A line make test runs as written (stormlab check, which
+// regenerates the whole library) is left to make test, and is run here
+// only if the Makefile's test recipe stops running it.
 func TestREADMECommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every experiment; not with -short")
@@ -61,7 +63,12 @@ func TestREADMECommands(t *testing.T) {
 	elsewhere := t.TempDir()
 	outside := regexp.MustCompile(` -out /\S+`)
 	before := tree(t, checkout)
+	byMake := makeTestRuns(t, filepath.Join(root, "Makefile"))
 	for _, line := range lines {
+		if byMake[line] {
+			t.Logf("%s: run by make test (the Makefile's test recipe), not again here", line)
+			continue
+		}
 		cmd := outside.ReplaceAllLiteralString(line, " -out "+elsewhere)
 		sh := exec.Command("sh", "-c", strings.Replace(cmd, "stormlab", bin, 1))
 		sh.Dir = checkout
@@ -76,6 +83,32 @@ func TestREADMECommands(t *testing.T) {
 		}
 		t.Logf("%s: %.1fs", line, time.Since(start).Seconds())
 	}
+}
+
+// makeTestRuns returns the stormlab commands the Makefile's test recipe
+// runs as a user would type them: its lines that run $(BIN), with
+// "stormlab" in its place.
+func makeTestRuns(t *testing.T, makefile string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(makefile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]bool{}
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "test:"):
+			in = true
+		case in && strings.HasPrefix(l, "\t"):
+			if cmd, ok := strings.CutPrefix(l, "\t$(BIN) "); ok {
+				runs["stormlab "+strings.TrimSpace(cmd)] = true
+			}
+		case in:
+			return runs
+		}
+	}
+	return runs
 }
 
 // restore undoes the changes (as changes lists them) in checkout, a copy
@@ -234,4 +267,14 @@ func snapshot(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestMakeTestRuns reads the stormlab commands of a test recipe, and of
+// no other target's.
+func TestMakeTestRuns(t *testing.T) {
+	mk := writeFile(t, t.TempDir(), "Makefile", "report: build\n\t$(BIN) run $(EXPERIMENTS)\n\ntest: build\n\t$(GO) vet ./...\n\t$(BIN) check\n\ncheck: build\n\t$(BIN) check -j 1\n")
+	got := makeTestRuns(t, mk)
+	if len(got) != 1 || !got["stormlab check"] {
+		t.Errorf("makeTestRuns = %v, want only stormlab check", got)
+	}
 }
