@@ -151,6 +151,7 @@ func withBreakers(r *rand.Rand, sc Scenario) Scenario {
 // and never touch a group the engine let go of; the queue engine's
 // invariants hold with either deposit rule.
 func TestPlacementInvariants(t *testing.T) {
+	long(t)
 	t.Parallel()
 	r := rand.New(rand.NewPCG(81, 82))
 	var refused, perCall int

@@ -161,6 +161,7 @@ func withChange(r *rand.Rand, sc Scenario) Scenario {
 // TestChangeInvariants: random scenarios with a change keep the engines'
 // invariants, and never touch a group the engine let go of.
 func TestChangeInvariants(t *testing.T) {
+	long(t)
 	t.Parallel()
 	r := rand.New(rand.NewPCG(91, 92))
 	for i := range 150 {

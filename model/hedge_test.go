@@ -26,6 +26,7 @@ func withHedge(r *rand.Rand, sc Scenario) Scenario {
 // TestHedgeInvariants: random scenarios with hedging keep the engine's
 // invariants (hedges are the only calls beyond the attempts allowed).
 func TestHedgeInvariants(t *testing.T) {
+	long(t)
 	r := rand.New(rand.NewPCG(71, 72))
 	var hedged int
 	t.Parallel()

@@ -41,6 +41,7 @@ func jitteredChain(step time.Duration) Scenario {
 // they do not (calls 1.3e5 against 1.9e5 exact, successful 8,728 against
 // 5,176): Plan.Warnings names a step coarser than half the base.
 func TestJitterStepApproximates(t *testing.T) {
+	long(t)
 	t.Parallel()
 	const n = 30
 	cols := []struct {

@@ -125,6 +125,7 @@ func TestRequestLatencyOff(t *testing.T) {
 // may split retries of requests that arrived in different ticks into
 // groups of their own (so the draws, exact in distribution, differ).
 func TestRequestLatencyLeavesTheRunAlone(t *testing.T) {
+	long(t)
 	t.Parallel()
 	blip := blipStorm("stochastic", 10*time.Minute)
 	chain := blip

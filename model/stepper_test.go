@@ -108,6 +108,7 @@ func liveScenario(base Scenario, step time.Duration, steps []liveStep) Scenario 
 // it has reached, continue it as the file that holds them runs from the
 // start: a live run's rows are its export's, on both engines.
 func TestStepperReplan(t *testing.T) {
+	long(t)
 	t.Parallel()
 	r := rand.New(rand.NewPCG(21, 2))
 	kinds := []string{"outage", "degradation", "slowdown", "spike"}

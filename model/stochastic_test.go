@@ -280,6 +280,7 @@ func checkVerdict(t *testing.T, sc *Scenario, res *Result, desc string) {
 // recycled groups kept poisoned instead of reused: any use of a group after
 // the engine let go of it panics, and the results are those of a normal run.
 func TestStochasticRecycling(t *testing.T) {
+	long(t)
 	t.Parallel()
 	var cases []Scenario
 	r := rand.New(rand.NewPCG(21, 22))
@@ -426,6 +427,7 @@ func TestNestedChainMultiplies(t *testing.T) {
 // distribution: the cohort engine and the same engine run one request at a
 // time (both with PCG) agree on the means over many seeds.
 func TestCohortsMatchRequests(t *testing.T) {
+	long(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("statistical comparison")
