@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// ruleGrid is the issue's case: capacity 100/s, a 250 ms timeout, load 60
-// and 80, so the rule of thumb puts the tipping point at 0.31–0.42 s, while
-// the shortest blip tried is 5 s and 27 attempts never recover from it.
+// ruleGrid is a case the rule of thumb misreads: capacity 100/s, a
+// 250 ms timeout, load 60 and 80, so the rule of thumb puts the tipping
+// point at 0.31–0.42 s, while the shortest blip tried is 5 s and 27
+// attempts never recover from it.
 const ruleGrid = `
 [scenario]
 engine = "queue"
