@@ -29,10 +29,10 @@ report: build
 # nothing and slows them tenfold: they skip under it, and the model's package
 # runs again without it. The plots package starts no goroutine and runs its
 # tests one at a time (a test of it fails if that changes), so it runs
-# without the detector only. The lab's tests run real gRPC in real time, which the race detector
-# slows: the lab's package runs again without it, where those that compare
-# counts with the model's compare them all (and skip, saying why, on a
-# machine too busy to keep up).
+# without the detector only. The lab's tests run real gRPC in real time,
+# which the race detector slows: the lab's package runs again without it,
+# where those that compare counts with the model's compare them all (and
+# skip, saying why, on a machine too busy to keep up).
 # The browser test of stormlab serve needs Chromium; without it, it is
 # skipped and this says so (STORMLAB_BROWSER=required makes it a failure).
 BROWSERS    := chromium chromium-browser google-chrome google-chrome-stable
