@@ -11,7 +11,7 @@ import "testing"
 // without the detector, where these tests run.
 func long(t *testing.T) {
 	t.Helper()
-	if raceOn {
+	if raceDetector {
 		t.Skip("a long run in one goroutine: make test runs it without the race detector")
 	}
 }

@@ -2,5 +2,5 @@
 
 package model
 
-// raceOn says the tests run under the race detector (go test -race).
-const raceOn = true
+// raceDetector reports whether the tests run under the race detector.
+const raceDetector = true
