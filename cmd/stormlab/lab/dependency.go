@@ -303,8 +303,10 @@ func (d *dependency) work(ctx context.Context) {
 	}
 }
 
-// finish serves the run's last ticks, which work, stopped with the run,
-// may not have reached: the model serves a call in its last tick too.
+// finish serves the run's last ticks, which work may not have reached
+// when the run's time ended (the model serves a call in its last tick
+// too), and records their waiting room; endRun calls it before the callers
+// are stopped.
 func (d *dependency) finish() {
 	if !d.p.Server.Queues() {
 		return

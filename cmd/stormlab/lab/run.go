@@ -243,10 +243,10 @@ wait:
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	stop()
-	<-done
-	gen.wg.Wait()
-	dep.finish()
+	endRun(dep, stop, func() {
+		<-done
+		gen.wg.Wait()
+	})
 	var ru1 syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 	cpu := (tv(ru1.Utime) + tv(ru1.Stime) - tv(ru0.Utime) - tv(ru0.Stime)) / (time.Since(wall0).Seconds() * float64(runtime.NumCPU()))
@@ -260,6 +260,19 @@ wait:
 	r := &Run{Result: measure(p, k, opt.Windows), Keep: Keep{LagP99: lp99, LagMax: lmax, LimitP99: l99, LimitMax: lmost, CPU: cpu,
 		Crossings: k.crossings.Load(), Behind: k.behind.Load(), BehindMost: k.behindMost.Load()}, Notes: notes}
 	return r, nil
+}
+
+// endRun ends a run whose time is up, in the order that keeps its last
+// ticks as the model has them: the dependency serves the ticks its work
+// loop has not reached, and records their waiting room, while the calls in
+// it still wait; then stop stops the callers and wait returns once every
+// request has ended. Stopping the callers first withdraws every waiting
+// call, and a run stuck with a full waiting room would end on an empty one:
+// judged by the queue rule, recovered in its last tick.
+func endRun(dep *dependency, stop context.CancelFunc, wait func()) {
+	dep.finish()
+	stop()
+	wait()
 }
 
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
