@@ -262,13 +262,14 @@ wait:
 	return r, nil
 }
 
-// endRun ends a run whose time is up, in the order that keeps its last
-// ticks as the model has them: the dependency serves the ticks its work
-// loop has not reached, and records their waiting room, while the calls in
-// it still wait; then stop stops the callers and wait returns once every
-// request has ended. Stopping the callers first withdraws every waiting
-// call, and a run stuck with a full waiting room would end on an empty one:
-// judged by the queue rule, recovered in its last tick.
+// endRun ends a run whose time is up (or a burst whose requests are all
+// answered), in the order that keeps its last ticks as the model has
+// them: the dependency serves the ticks its work loop has not reached,
+// and records their waiting room, while the calls in it still wait; then
+// stop stops the callers and wait returns once every request has ended.
+// Stopping the callers first withdraws every waiting call, and a run stuck
+// with a full waiting room would end on an empty one: judged by the queue
+// rule, recovered in its last tick.
 func endRun(dep *dependency, stop context.CancelFunc, wait func()) {
 	dep.finish()
 	stop()
