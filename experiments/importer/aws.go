@@ -122,12 +122,9 @@ func (t *translation) awsProfile(sec *node, name string) error {
 	p := t.policy(name, sec)
 	n := int64(awsStandardAttempts)
 	if attempts != nil {
-		v, err := integer(attempts)
+		v, err := whole(attempts, 1, 1000, "")
 		if err != nil {
 			return err
-		}
-		if v < 1 || v > 1000 {
-			return bad(attempts, "must be a whole number from 1 to 1000, got %d", v)
 		}
 		n = v
 		t.set(p, "layer.0.attempts", n, retriesSays(n-1), at(attempts))

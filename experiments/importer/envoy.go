@@ -382,12 +382,9 @@ func (t *translation) envoyRetry(p *Policy, rp *node, timeout model.Duration, tn
 	t.anchor(rp, "RetryPolicy")
 	retries := int64(envoyNumRetries)
 	if n := rp.child("num_retries", lowerSnake); n != nil {
-		v, err := integer(n)
+		v, err := retryCount(n)
 		if err != nil {
 			return err
-		}
-		if v < 0 || v > 999 {
-			return bad(n, "must be a whole number from 0 to 999 (stormlab's attempts go to 1000), got %d", v)
 		}
 		retries = v
 		t.set(p, "layer.0.attempts", retries+1, retriesSays(retries), at(n))

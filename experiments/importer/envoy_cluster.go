@@ -96,23 +96,17 @@ func (t *translation) envoyCluster(d *node) (*envoyCluster, error) {
 				c.pct, c.percent = f, v
 			}
 			if mn := b.child("min_retry_concurrency", lowerSnake); mn != nil {
-				v, err := integer(mn)
+				v, err := whole(mn, 0, 1000000, "")
 				if err != nil {
 					return nil, err
-				}
-				if v < 0 || v > 1000000 {
-					return nil, bad(mn, "must be a whole number from 0 to 1000000, got %d", v)
 				}
 				c.minConc, c.minRC = v, mn
 			}
 		}
 		if mr := e.child("max_retries", lowerSnake); mr != nil {
-			v, err := integer(mr)
+			v, err := whole(mr, 0, 1000000, "")
 			if err != nil {
 				return nil, err
-			}
-			if v < 0 || v > 1000000 {
-				return nil, bad(mr, "must be a whole number from 0 to 1000000, got %d", v)
 			}
 			c.maxRet, c.maxRetries = v, mr
 		}

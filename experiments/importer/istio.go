@@ -130,12 +130,9 @@ func (t *translation) istioRoute(vs string, i int, r *node) error {
 		retries = 0
 		an := rt.child("attempts", same)
 		if an != nil {
-			v, err := integer(an)
+			v, err := retryCount(an)
 			if err != nil {
 				return err
-			}
-			if v < 0 || v > 999 {
-				return bad(an, "must be a whole number from 0 to 999 (stormlab's attempts go to 1000), got %d", v)
 			}
 			retries = v
 			says := "attempts counts retries: " + retriesSays(v)

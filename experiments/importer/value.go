@@ -81,6 +81,28 @@ func integer(n *node) (int64, error) {
 	return 0, bad(n, "must be a whole number, got %s", describe(n))
 }
 
+// whole reads a whole number from lo to hi (integer's forms); why, when
+// not empty, says where the range comes from.
+func whole(n *node, lo, hi int64, why string) (int64, error) {
+	v, err := integer(n)
+	if err != nil {
+		return 0, err
+	}
+	if v < lo || v > hi {
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		return 0, bad(n, "must be a whole number from %d to %d%s, got %d", lo, hi, why, v)
+	}
+	return v, nil
+}
+
+// retryCount reads a policy's count of retries: stormlab's attempts, one
+// more than the retries, go to 1000.
+func retryCount(n *node) (int64, error) {
+	return whole(n, 0, 999, "stormlab's attempts go to 1000")
+}
+
 // number reads a number, or a string holding one.
 func number(n *node) (float64, error) {
 	if n.kind == scalarNode && (n.tag == "!!int" || n.tag == "!!float" || n.tag == "!!str") {

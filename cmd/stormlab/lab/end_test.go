@@ -23,11 +23,15 @@ func TestEndRunRecordsTheLastTicksRoom(t *testing.T) {
 
 	const calls = 20
 	ctx, stop := context.WithCancel(context.Background())
+	defer stop() // lets the calls go if the test stops early
 	var wg sync.WaitGroup
 	for range calls {
 		wg.Go(func() { dep.call(ctx, note{}) })
 	}
-	for waiting := int64(0); waiting < calls; time.Sleep(time.Millisecond) {
+	for waiting, deadline := int64(0), time.Now().Add(10*time.Second); waiting < calls; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d calls waiting at the dependency after 10 s", waiting, calls)
+		}
 		dep.mu.Lock()
 		waiting = dep.live
 		dep.mu.Unlock()
